@@ -1,0 +1,1 @@
+"""Side-by-side measurements against jax.debug and treescope; run with ``python -m bench``."""

@@ -1,0 +1,55 @@
+"""One row of a benchmark table: our figure, the peer's figure from the same run, and the target."""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Row:
+    """``ratio`` is peer / ours for times (bigger is better for us) unless ``higher_is_better``."""
+
+    name: str
+    ours: float
+    peer: float
+    unit: str
+    peer_name: str
+    target: str
+    met: bool
+
+    @property
+    def ratio(self) -> float:
+        return self.peer / self.ours if self.ours else float("inf")
+
+
+def timed(fn: Callable[[], object], *, repeat: int = 5, number: int = 1) -> float:
+    """Median wall time of ``number`` calls of ``fn``, over ``repeat`` rounds, in seconds per call."""
+    rounds = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        for _ in range(number):
+            fn()
+        rounds.append((time.perf_counter() - start) / number)
+    return statistics.median(rounds)
+
+
+def format_table(rows: list[Row]) -> str:
+    """A plain-text table with one line per row and the ratio against the peer."""
+    header = ("benchmark", "ours", "peer", "peer/ours", "target", "met")
+    lines = [
+        (
+            r.name,
+            f"{r.ours:.4g} {r.unit}",
+            f"{r.peer:.4g} {r.unit} ({r.peer_name})",
+            f"{r.ratio:.2f}x",
+            r.target,
+            "yes" if r.met else "NO",
+        )
+        for r in rows
+    ]
+    widths = [max(len(str(c)) for c in col) for col in zip(header, *lines, strict=False)]
+    fmt = "  ".join(f"{{:<{w}}}" for w in widths)
+    return "\n".join(fmt.format(*line) for line in [header, *lines])

@@ -1,0 +1,1 @@
+"""The core runtime: debug primitives, their transformation rules, lowering and frame capture."""

@@ -1,0 +1,1 @@
+"""The debugger layer: session model, JAX registry backend, transports and widget."""

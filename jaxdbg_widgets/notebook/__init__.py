@@ -1,0 +1,1 @@
+"""The notebook layer: the IPython extension, the ``%jaxdbg`` magic, formatters and output routing."""

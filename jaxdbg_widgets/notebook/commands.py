@@ -1,0 +1,101 @@
+"""The ``%jaxdbg`` subcommands: a table of names, usages and handlers the magic dispatches to."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from jaxdbg_widgets.debugger import headless
+from jaxdbg_widgets.notebook.status import collect_status, format_status
+
+
+class UsageError(Exception):
+    """Wrong use of ``%jaxdbg``; shown as one line plus the usage, never as a traceback."""
+
+
+@dataclass(frozen=True)
+class Subcommand:
+    """One ``%jaxdbg NAME ...`` entry: its handler gets the words after the name."""
+
+    name: str
+    usage: str
+    summary: str
+    run: Callable[[list[str]], None]
+    choices: list[str] = field(default_factory=list)
+
+
+def _status(args: list[str]) -> None:
+    if args:
+        raise UsageError("status takes no arguments")
+    print(format_status(collect_status()))
+
+
+def _help(args: list[str]) -> None:
+    if args:
+        raise UsageError("help takes no arguments")
+    print(help_text())
+
+
+def _headless(args: list[str]) -> None:
+    if not args:
+        print(f"headless policy: {headless.current_policy().value}")
+        return
+    if len(args) != 1:
+        raise UsageError("headless takes one policy")
+    try:
+        policy = headless.parse_policy(args[0])
+    except ValueError as err:
+        raise UsageError(str(err)) from None
+    headless.set_policy(policy)
+    print(f"headless policy: {policy.value}")
+
+
+COMMANDS: dict[str, Subcommand] = {
+    cmd.name: cmd
+    for cmd in [
+        Subcommand(
+            "status", "%jaxdbg status", "versions, devices, debugger backend, transport", _status
+        ),
+        Subcommand("help", "%jaxdbg help", "list the subcommands", _help),
+        Subcommand(
+            "headless",
+            "%jaxdbg headless [continue|raise|script]",
+            "what a breakpoint does when no front end can answer",
+            _headless,
+            choices=[p.value for p in headless.HeadlessPolicy],
+        ),
+    ]
+}
+
+
+def help_text() -> str:
+    """One line per subcommand: its usage and what it does."""
+    width = max(len(cmd.usage) for cmd in COMMANDS.values())
+    return "\n".join(f"{cmd.usage.ljust(width)}  {cmd.summary}" for cmd in COMMANDS.values())
+
+
+def run(line: str) -> None:
+    """Dispatch one ``%jaxdbg`` line; raises :class:`UsageError` for wrong use."""
+    words = line.split()
+    if not words:
+        raise UsageError("a subcommand is needed")
+    name, *args = words
+    command = COMMANDS.get(name)
+    if command is None:
+        raise UsageError(f"unknown subcommand {name!r}")
+    command.run(args)
+
+
+def complete(line_before_cursor: str) -> list[str]:
+    """Completions for the word under the cursor in ``%jaxdbg ...``."""
+    words = line_before_cursor.split()
+    ends_with_space = line_before_cursor.endswith(" ")
+    typed = words[1:] if words and words[0].lstrip("%") == "jaxdbg" else words
+    if not typed or (len(typed) == 1 and not ends_with_space):
+        prefix = typed[0] if typed else ""
+        return [name for name in COMMANDS if name.startswith(prefix)]
+    command = COMMANDS.get(typed[0])
+    if command is None:
+        return []
+    prefix = "" if ends_with_space else typed[-1]
+    return [choice for choice in command.choices if choice.startswith(prefix)]

@@ -1,0 +1,19 @@
+"""What ``%load_ext jaxdbg`` turns on: an ordered list of features, each installed with an undo.
+
+A feature is a function ``install(ip) -> undo``. Loading installs them in order; unloading
+runs the undos in reverse, so everything loading changed is restored.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from jaxdbg_widgets.notebook import magics
+
+Undo = Callable[[], None]
+Install = Callable[[Any], Undo]
+
+FEATURES: list[tuple[str, Install]] = [
+    ("%jaxdbg magic", magics.install),
+]

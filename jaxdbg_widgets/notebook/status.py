@@ -1,0 +1,70 @@
+"""``%jaxdbg status``: what is installed, what JAX sees and how breakpoints will reach the user."""
+
+from __future__ import annotations
+
+import importlib.metadata
+from dataclasses import dataclass
+
+from jaxdbg_widgets._version import __version__
+from jaxdbg_widgets.core import jax_registry
+from jaxdbg_widgets.debugger import headless
+from jaxdbg_widgets.debugger.transports import capability
+
+_DISTRIBUTIONS = ("jax", "jaxlib", "ipykernel", "ipython", "ipywidgets", "anywidget")
+
+
+@dataclass(frozen=True)
+class Status:
+    """A snapshot of the environment; plain data so tests can check it without a kernel."""
+
+    versions: dict[str, str]
+    devices: list[str]
+    backends: list[tuple[str, int]]
+    default_backend: str | None
+    widget_tier: str | None
+    request_tier: str
+    headless_policy: str
+
+
+def _version_of(distribution: str) -> str:
+    try:
+        return importlib.metadata.version(distribution)
+    except importlib.metadata.PackageNotFoundError:
+        return "not installed"
+
+
+def _device_names() -> list[str]:
+    import jax
+
+    return [f"{d.platform.upper()} {d.id} (process {d.process_index})" for d in jax.devices()]
+
+
+def collect_status() -> Status:
+    """Read versions, devices, JAX's debugger registry and the kernel's transport tier."""
+    kernel = capability.current_kernel()
+    widget_tier = capability.widget_tier(kernel)
+    return Status(
+        versions={"jaxdbg-widgets": __version__} | {d: _version_of(d) for d in _DISTRIBUTIONS},
+        devices=_device_names(),
+        backends=jax_registry.backends(),
+        default_backend=jax_registry.default_backend(),
+        widget_tier=widget_tier.value if widget_tier else None,
+        request_tier=capability.detect_tier(kernel).value,
+        headless_policy=headless.current_policy().value,
+    )
+
+
+def format_status(status: Status) -> str:
+    """Render a status as aligned plain text lines."""
+    rows = [(name, version) for name, version in status.versions.items()]
+    rows.append(("devices", f"{len(status.devices)}: " + ", ".join(status.devices)))
+    backends = ", ".join(f"{name} ({prio:+d})" for name, prio in status.backends) or "none"
+    rows.append(("debugger backends", backends))
+    rows.append(("default backend", status.default_backend or "none"))
+    widget = status.widget_tier or "none (not in a kernel that supports it)"
+    rows.append(("widget transport", widget))
+    tier = capability.Tier(status.request_tier)
+    rows.append(("this request", f"{tier.value}: {capability.DESCRIPTIONS[tier]}"))
+    rows.append(("headless policy", f"{status.headless_policy} (${headless.ENV_VAR})"))
+    width = max(len(name) for name, _ in rows)
+    return "\n".join(f"{name.ljust(width)}  {value}" for name, value in rows)
