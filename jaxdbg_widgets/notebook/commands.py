@@ -6,6 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from jaxdbg_widgets.debugger import headless
+from jaxdbg_widgets.notebook import nans, session_log
 from jaxdbg_widgets.notebook.status import collect_status, format_status
 
 
@@ -50,6 +51,20 @@ def _headless(args: list[str]) -> None:
     print(f"headless policy: {policy.value}")
 
 
+def _nans(args: list[str]) -> None:
+    try:
+        nans.run(args)
+    except ValueError as err:
+        raise UsageError(str(err)) from None
+
+
+def _log(args: list[str]) -> None:
+    try:
+        session_log.run(args)
+    except (ValueError, RuntimeError) as err:
+        raise UsageError(str(err)) from None
+
+
 COMMANDS: dict[str, Subcommand] = {
     cmd.name: cmd
     for cmd in [
@@ -63,6 +78,20 @@ COMMANDS: dict[str, Subcommand] = {
             "what a breakpoint does when no front end can answer",
             _headless,
             choices=[p.value for p in headless.HeadlessPolicy],
+        ),
+        Subcommand(
+            "nans",
+            "%jaxdbg nans [on|off]",
+            "JAX's jax_debug_nans and jax_debug_infs checks",
+            _nans,
+            choices=list(nans.CHOICES),
+        ),
+        Subcommand(
+            "log",
+            "%jaxdbg log [show|text|clear]",
+            "the print log: every print with call site, cell, time and values",
+            _log,
+            choices=list(session_log.LOG_ACTIONS),
         ),
     ]
 }

@@ -9,11 +9,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from jaxdbg_widgets.notebook import magics
+from jaxdbg_widgets.notebook import magics, nans, routing
 
 Undo = Callable[[], None]
 Install = Callable[[Any], Undo]
 
 FEATURES: list[tuple[str, Install]] = [
     ("%jaxdbg magic", magics.install),
+    ("nan checks restored on unload", nans.install),
+    ("prints routed to their cell", routing.install),
 ]

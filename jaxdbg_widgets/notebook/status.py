@@ -39,6 +39,27 @@ def _device_names() -> list[str]:
     return [f"{d.platform.upper()} {d.id} (process {d.process_index})" for d in jax.devices()]
 
 
+def _id_ranges(ids: list[int]) -> str:
+    """``[0, 1, 2, 5]`` -> ``"0-2, 5"``."""
+    ranges: list[list[int]] = []
+    for i in sorted(ids):
+        if ranges and i == ranges[-1][1] + 1:
+            ranges[-1][1] = i
+        else:
+            ranges.append([i, i])
+    return ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in ranges)
+
+
+def summarize_devices(names: list[str]) -> str:
+    """Group ``"CPU 3 (process 0)"`` names by platform and process: ``"8: CPU 0-7 (process 0)"``."""
+    groups: dict[tuple[str, str], list[int]] = {}
+    for name in names:
+        platform, ident, process = name.split(" ", 2)
+        groups.setdefault((platform, process), []).append(int(ident))
+    parts = [f"{platform} {_id_ranges(ids)} {process}" for (platform, process), ids in groups.items()]
+    return f"{len(names)}: " + "; ".join(parts)
+
+
 def collect_status() -> Status:
     """Read versions, devices, JAX's debugger registry and the kernel's transport tier."""
     kernel = capability.current_kernel()
@@ -57,7 +78,7 @@ def collect_status() -> Status:
 def format_status(status: Status) -> str:
     """Render a status as aligned plain text lines."""
     rows = [(name, version) for name, version in status.versions.items()]
-    rows.append(("devices", f"{len(status.devices)}: " + ", ".join(status.devices)))
+    rows.append(("devices", summarize_devices(status.devices)))
     backends = ", ".join(f"{name} ({prio:+d})" for name, prio in status.backends) or "none"
     rows.append(("debugger backends", backends))
     rows.append(("default backend", status.default_backend or "none"))

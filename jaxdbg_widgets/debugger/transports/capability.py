@@ -1,6 +1,7 @@
 """Which transport this kernel supports, checked at run time against ipykernel's internals.
 
-Every check here reads attributes only; the transports themselves live beside this module.
+Every check here reads attributes only, so it is safe to call from any thread at any time;
+the transports themselves live beside this module.
 """
 
 from __future__ import annotations
@@ -38,11 +39,23 @@ def current_kernel() -> Any | None:
     return getattr(shell, "kernel", None)
 
 
+def _has_parent_tracking(kernel: Any) -> bool:
+    """Both tiers save and restore the running cell's parent header through these."""
+    return all(callable(getattr(kernel, name, None)) for name in ("get_parent", "set_parent")) and (
+        hasattr(kernel, "_parent_ident")
+    )
+
+
 def supports_subshell_routing(kernel: Any) -> bool:
     """ipykernel >= 7.4: a shell-channel thread with a subshell manager, and comms that route."""
     channel_thread = getattr(kernel, "shell_channel_thread", None)
+    if channel_thread is None or not hasattr(channel_thread, "io_loop"):
+        return False
     manager = getattr(channel_thread, "manager", None)
-    if manager is None or not hasattr(manager, "get_shell_channel_to_subshell_socket"):
+    needed = ("_create_subshell", "list_subshell", "get_shell_channel_to_subshell_socket")
+    if manager is None or not all(hasattr(manager, name) for name in needed):
+        return False
+    if not hasattr(kernel, "comm_manager") or not _has_parent_tracking(kernel):
         return False
     try:
         from ipykernel.comm.comm import BaseComm
@@ -52,8 +65,16 @@ def supports_subshell_routing(kernel: Any) -> bool:
 
 
 def supports_pumping(kernel: Any) -> bool:
-    """ipykernel 6: ``do_one_iteration`` handles one pending shell message."""
-    return callable(getattr(kernel, "do_one_iteration", None))
+    """ipykernel 6: a shell stream feeding ``msg_queue``, drained one message at a time."""
+    if not callable(getattr(kernel, "do_one_iteration", None)):
+        return False
+    queue = getattr(kernel, "msg_queue", None)
+    return (
+        getattr(kernel, "shell_stream", None) is not None
+        and callable(getattr(kernel, "dispatch_shell", None))
+        and all(hasattr(queue, name) for name in ("get_nowait", "put_nowait"))
+        and _has_parent_tracking(kernel)
+    )
 
 
 def stdin_allowed(kernel: Any) -> bool:

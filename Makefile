@@ -1,0 +1,41 @@
+# Two entry points on a fresh machine: `make demo` and `make test` (see README.md).
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
+NBVAL := --nbval --nbval-sanitize-with notebooks/nbval_sanitize.cfg --nbval-cell-timeout 300
+export XLA_FLAGS ?= --xla_force_host_platform_device_count=8
+export JAX_PLATFORMS ?= cpu
+
+.PHONY: demo test lint test-js test-python test-notebooks chromium bench
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[test,dev]'
+	touch $(STAMP)
+
+chromium:
+	@command -v chromium >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; }
+
+demo: $(STAMP)
+	$(BIN)/jupyter lab notebooks/quickstart.ipynb --ip=127.0.0.1 $(ROOT_FLAG) $(LAB_ARGS)
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+test-js:
+	node --test js/test/
+
+test-python: $(STAMP) chromium
+	$(BIN)/pytest tests
+
+test-notebooks: $(STAMP)
+	$(BIN)/pytest $(NBVAL) notebooks
+
+test: lint test-js test-python test-notebooks
+
+bench: $(STAMP)
+	$(BIN)/python -m bench

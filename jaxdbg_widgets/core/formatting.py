@@ -1,0 +1,87 @@
+"""Format strings of ``print``/``log``: the trace-time check and the host-side rendering."""
+
+from __future__ import annotations
+
+import string
+from typing import Any
+
+import numpy as np
+
+
+class _UsageChecker(string.Formatter):
+    """Walks a format string without formatting, to catch unused (f-string) arguments."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def format_field(self, value: Any, format_spec: str) -> str:
+        return ""
+
+    def check_unused_args(self, used_args, args, kwargs) -> None:
+        unused = [arg for i, arg in enumerate(args) if i not in used_args]
+        if unused:
+            raise ValueError(f"Unused positional arguments to `{self.name}`: {unused}")
+        unused_names = [key for key in kwargs if key not in used_args]
+        if unused_names:
+            raise ValueError(
+                f"Unused keyword arguments to `{self.name}`: {unused_names}. "
+                f'You may be passing an f-string (i.e, `f"{{x}}"`) into `{self.name}` '
+                "and instead should pass in a regular string."
+            )
+
+
+def check_format(name: str, fmt: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+    """Raise ``ValueError`` when arguments are unused by ``fmt`` (the f-string mistake)."""
+    if not isinstance(fmt, str):
+        raise TypeError(f"`{name}` needs a format string, but got {type(fmt).__name__}")
+    _UsageChecker(name).format(fmt, *args, **kwargs)
+
+
+def has_placeholders(fmt: str) -> bool:
+    """Whether ``fmt`` starts with literal text followed by a replacement field."""
+    if not fmt:
+        return False
+    _, field, *_ = next(iter(string.Formatter().parse(fmt)))
+    return field is not None
+
+
+def render(
+    fmt: str,
+    placeholders: bool,
+    printoptions: dict[str, Any],
+    args: tuple[Any, ...],
+    kwargs: dict[str, Any],
+) -> str:
+    """The printed text, under the numpy print options captured at trace time."""
+    if not placeholders:
+        return " ".join((fmt, *(str(a) for a in args)))
+    with np.printoptions(**printoptions):
+        return fmt.format(*args, **kwargs)
+
+
+_DTYPE_CODES = {"float": "f", "int": "i", "uint": "u", "complex": "c", "bool": "bool"}
+
+
+def _dtype_code(dtype: np.dtype) -> str:
+    name = dtype.name
+    for prefix, code in _DTYPE_CODES.items():
+        if name.startswith(prefix):
+            return name if code == "bool" else code + name[len(prefix) :]
+    return name
+
+
+def summarize(value: Any, width: int = 60) -> str:
+    """A short description such as ``f32[3] min=0 max=2``, for print logs."""
+    shape, dtype = getattr(value, "shape", None), getattr(value, "dtype", None)
+    if shape is None or dtype is None:
+        text = repr(value)
+        return text if len(text) <= width else text[: width - 3] + "..."
+    array = np.asarray(value)
+    head = f"{_dtype_code(array.dtype)}[{','.join(map(str, array.shape))}]"
+    if array.size == 0:
+        return head
+    if array.size == 1:
+        return f"{head} {array.reshape(())}"
+    if array.dtype.kind in "biuf":
+        return f"{head} min={array.min():g} max={array.max():g}"
+    return head

@@ -1,0 +1,309 @@
+"""The front-end-neutral debugger session: frames, the selected frame, jdb commands and their output.
+
+Commands keep the meaning they have in JAX's CLI debugger (``jax._src.debugger.cli_debugger``):
+frame 0 is where the breakpoint is, ``up`` moves towards callers, a line that is not a
+command is evaluated. A session only ever produces strings, so the widget, the terminal and
+scripted runs all read the same transcript.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from jaxdbg_widgets.debugger.frames import FrameView, display_filename, view_frame
+from jaxdbg_widgets.debugger.values import describe_error, safe_repr
+
+HISTORY_LIMIT = 200
+TRANSCRIPT_LIMIT = 200
+
+
+class Resume(str, enum.Enum):
+    """How a session ended: resume this breakpoint, skip the rest of the run, or stop."""
+
+    CONTINUE = "continue"
+    CONTINUE_ALL = "continue_all"
+    QUIT = "quit"
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One command and what it printed; ``error`` marks ``*** ...`` lines."""
+
+    command: str
+    output: str
+    error: bool = False
+
+
+@dataclass(frozen=True)
+class _Command:
+    names: tuple[str, ...]
+    usage: str
+    summary: str
+    run: Callable[[Session, str], Entry | str]
+
+
+class Session:
+    """One breakpoint hit: the frames it captured and everything the user did there."""
+
+    def __init__(
+        self,
+        frames: Sequence[Any],
+        *,
+        thread_id: int | None = None,
+        batch_size: int | None = None,
+        device: str | None = None,
+        hit: int = 1,
+        show_internal: bool = False,
+    ) -> None:
+        self._frames: list[FrameView] = [view_frame(f) for f in frames]
+        self.thread_id = thread_id
+        self.batch_size = batch_size if batch_size and batch_size > 0 else None
+        self.batch_index = 0
+        self.device = device
+        self.hit = hit
+        self.show_internal = show_internal
+        self.location = self._frames[0].label if self._frames else "<no frames>"
+        self.selected = 0
+        self.transcript: list[Entry] = []
+        self.history: list[str] = []
+        self.resume: Resume | None = None
+        self._last_command = ""
+
+    @property
+    def frames(self) -> list[FrameView]:
+        """The frames shown: user frames only unless internal ones are asked for (or all are)."""
+        if self.show_internal:
+            return self._frames
+        user = [f for f in self._frames if not f.internal]
+        return user or self._frames
+
+    @property
+    def frame(self) -> FrameView:
+        """The selected frame."""
+        return self.frames[self.selected]
+
+    @property
+    def thread_label(self) -> str:
+        """``main thread`` or ``thread N``, plus the device when the breakpoint names it."""
+        thread = "main thread" if self.thread_id is None else f"thread {self.thread_id}"
+        return f"{thread}, {self.device}" if self.device else thread
+
+    def set_show_internal(self, show: bool) -> None:
+        """Show or hide internal frames, keeping the same frame selected when it stays visible."""
+        if not self._frames:
+            return
+        current = self.frame
+        self.show_internal = bool(show)
+        frames = self.frames
+        self.selected = next((i for i, f in enumerate(frames) if f is current), 0)
+
+    def select_frame(self, index: int) -> None:
+        """Select a shown frame by position (0 is where the breakpoint is)."""
+        if not isinstance(index, int) or not 0 <= index < len(self.frames):
+            raise ValueError(f"frame index must be an integer in [0, {len(self.frames) - 1}]")
+        self.selected = index
+
+    def select_batch(self, index: int) -> None:
+        """Choose which ``vmap`` element every shown value comes from."""
+        if self.batch_size is None:
+            raise ValueError("this breakpoint is not batched")
+        if not isinstance(index, int) or not 0 <= index < self.batch_size:
+            raise ValueError(f"batch index must be an integer in [0, {self.batch_size - 1}]")
+        self.batch_index = index
+
+    def frame_locals(self, frame: FrameView | None = None) -> dict[str, Any]:
+        """The frame's locals with batched values narrowed to the selected batch element."""
+        frame = self.frame if frame is None else frame
+        if self.batch_size is None or not frame.batched:
+            return dict(frame.locals)
+        return {
+            name: _batch_element(value, self.batch_index) if name in frame.batched else value
+            for name, value in frame.locals.items()
+        }
+
+    def evaluate(self, expression: str) -> Any:
+        """Evaluate ``expression`` in the selected frame's globals and (batch-narrowed) locals."""
+        namespace = dict(self.frame.globals)
+        namespace.update(self.frame_locals())
+        return eval(compile(expression, "<jdb>", "eval"), namespace)
+
+    def run(self, line: str) -> Entry:
+        """Run one jdb command line, record it in the transcript and history, and return it."""
+        if self.resume is not None:
+            raise RuntimeError("this breakpoint session has already ended")
+        line = line.strip()
+        if not line:
+            if not self._last_command:
+                return Entry("", "")
+            line = self._last_command
+        self._last_command = line
+        self._remember(line)
+        name, arg = _split(line)
+        command = _COMMANDS.get(name)
+        try:
+            result = command.run(self, arg) if command else _print_value(self, line)
+        except Exception as err:
+            result = Entry(line, f"*** {describe_error(err)}", error=True)
+        entry = result if isinstance(result, Entry) else Entry(line, result)
+        if entry.command != line:
+            entry = Entry(line, entry.output, entry.error)
+        self._record(entry)
+        return entry
+
+    def note(self, command: str, output: str, *, error: bool = False) -> Entry:
+        """Record something that is not a typed command (a frame click, a bad message)."""
+        entry = Entry(command, output, error)
+        self._record(entry)
+        return entry
+
+    def close(self) -> None:
+        """Drop every reference to the program's frames and values."""
+        for frame in self._frames:
+            frame.release()
+
+    def context(self, num_lines: int = 2) -> str:
+        """The CLI's ``print_context``: ``> file(line)`` and the lines around the current one."""
+        frame = self.frame
+        lines = [f"> {display_filename(frame.filename)}({frame.lineno})"]
+        if frame.offset is None:
+            lines.append("    <no source>")
+            return "\n".join(lines)
+        for i, text in enumerate(frame.source):
+            if frame.offset - 1 - num_lines <= i <= frame.offset + num_lines:
+                lines.append(f"{'->  ' if i == frame.offset else '    '}{text}")
+        return "\n".join(lines)
+
+    def backtrace(self) -> str:
+        """The CLI's ``where``: outermost frame first, the breakpoint's frame last."""
+        lines = ["Traceback:"]
+        for frame in reversed(self.frames):
+            lines.append(f'  File "{display_filename(frame.filename)}", line {frame.lineno}')
+            code = frame.source[frame.offset].strip() if frame.offset is not None else "<no source>"
+            lines.append(f"    {code}")
+        return "\n".join(lines)
+
+    def _remember(self, line: str) -> None:
+        if not self.history or self.history[-1] != line:
+            self.history.append(line)
+            del self.history[:-HISTORY_LIMIT]
+
+    def _record(self, entry: Entry) -> None:
+        self.transcript.append(entry)
+        del self.transcript[:-TRANSCRIPT_LIMIT]
+
+
+def _batch_element(value: Any, index: int) -> Any:
+    try:
+        return value[index]
+    except Exception:
+        return value
+
+
+def _split(line: str) -> tuple[str, str]:
+    """cmd.Cmd's parse: a leading identifier is the command name, the rest its argument."""
+    if line.startswith("?"):
+        return "help", line[1:].strip()
+    end = 0
+    while end < len(line) and (line[end].isalnum() or line[end] == "_"):
+        end += 1
+    return line[:end], line[end:].strip()
+
+
+def _print_value(session: Session, expression: str, *, pretty: bool = False) -> Entry:
+    if not expression:
+        return Entry("", "*** SyntaxError: an expression is needed", error=True)
+    try:
+        value = session.evaluate(expression)
+    except Exception as err:
+        return Entry("", f"*** {describe_error(err)}", error=True)
+    return Entry("", safe_repr(value, pretty=pretty))
+
+
+def _cmd_p(session: Session, arg: str) -> Entry:
+    return _print_value(session, arg)
+
+
+def _cmd_pp(session: Session, arg: str) -> Entry:
+    return _print_value(session, arg, pretty=True)
+
+
+def _cmd_up(session: Session, _arg: str) -> str:
+    if session.selected == len(session.frames) - 1:
+        return "At topmost frame.\n" + session.context()
+    session.selected += 1
+    return session.context()
+
+
+def _cmd_down(session: Session, _arg: str) -> str:
+    if session.selected == 0:
+        return "At bottommost frame.\n" + session.context()
+    session.selected -= 1
+    return session.context()
+
+
+def _cmd_where(session: Session, _arg: str) -> str:
+    return session.backtrace()
+
+
+def _cmd_list(session: Session, _arg: str) -> str:
+    return session.context(num_lines=5)
+
+
+def _resume(how: Resume, message: str) -> Callable[[Session, str], str]:
+    def run(session: Session, _arg: str) -> str:
+        session.resume = how
+        return message
+
+    return run
+
+
+def _cmd_help(_session: Session, arg: str) -> Entry:
+    if not arg:
+        width = max(len(c.usage) for c in _TABLE)
+        lines = ["Documented commands (type help <topic>):"]
+        lines += [f"  {c.usage.ljust(width)}  {c.summary}" for c in _TABLE]
+        lines.append("Any other line is evaluated as an expression in the selected frame.")
+        return Entry("", "\n".join(lines))
+    command = _COMMANDS.get(arg)
+    if command is None:
+        return Entry("", f"*** No help on {arg}", error=True)
+    return Entry("", f"{command.usage}\n    {command.summary}")
+
+
+_TABLE = [
+    _Command(("help", "h"), "h(elp) [command]", "list the commands, or describe one", _cmd_help),
+    _Command(("p",), "p expression", "evaluate and print the repr of an expression", _cmd_p),
+    _Command(("pp",), "pp expression", "evaluate and pretty-print an expression", _cmd_pp),
+    _Command(("up", "u"), "u(p)", "move up a stack frame (towards the caller)", _cmd_up),
+    _Command(("down", "d"), "d(own)", "move down a stack frame", _cmd_down),
+    _Command(
+        ("where", "w", "bt"),
+        "w(here), bt",
+        "print a stack trace, most recent frame last",
+        _cmd_where,
+    ),
+    _Command(("list", "l"), "l(ist)", "list source around the current line", _cmd_list),
+    _Command(
+        ("continue", "c", "cont"),
+        "c(ont(inue))",
+        "continue the program's execution",
+        _resume(Resume.CONTINUE, "Continuing."),
+    ),
+    _Command(
+        ("continue_all", "ca"),
+        "ca, continue_all",
+        "continue and skip the remaining breakpoints of this run",
+        _resume(Resume.CONTINUE_ALL, "Continuing; skipping the remaining breakpoints of this run."),
+    ),
+    _Command(
+        ("quit", "q", "exit", "EOF"),
+        "q(uit), exit",
+        "quit the debugger and stop the computation",
+        _resume(Resume.QUIT, "Quitting: the computation is stopped."),
+    ),
+]
+
+_COMMANDS: dict[str, _Command] = {name: c for c in _TABLE for name in c.names}

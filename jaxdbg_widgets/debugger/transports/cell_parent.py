@@ -1,0 +1,34 @@
+"""The running cell's parent header, kept so output from any thread stays in the cell.
+
+Handling a comm message sets the kernel's "last parent" (used by threads that never set their
+own, such as XLA's workers) to that message. Restoring it after each handled message keeps the
+widget's state updates, prints and ``input()`` of a blocked breakpoint attached to the cell.
+"""
+
+from __future__ import annotations
+
+import contextvars
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class CellParent:
+    """The shell request (identities and message) whose cell is running now."""
+
+    kernel: Any
+    ident: Any
+    message: dict[str, Any]
+
+    @classmethod
+    def capture(cls, kernel: Any) -> CellParent:
+        """Read the shell parent as the calling thread sees it."""
+        return cls(kernel, kernel._parent_ident["shell"], kernel.get_parent("shell"))
+
+    @property
+    def msg_id(self) -> str | None:
+        return self.message.get("header", {}).get("msg_id")
+
+    def restore(self) -> None:
+        """Make this the kernel-wide fallback parent without touching the calling thread's own."""
+        contextvars.copy_context().run(self.kernel.set_parent, self.ident, self.message, "shell")

@@ -1,0 +1,105 @@
+"""The inbox a blocked breakpoint reads its widget's messages from, whatever the tier."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from jaxdbg_widgets.debugger.transports.capability import Tier
+from jaxdbg_widgets.debugger.transports.cell_parent import CellParent
+from jaxdbg_widgets.debugger.transports.mailbox import Mailbox
+
+
+class NoTransport(RuntimeError):
+    """No clickable tier in this kernel: fall back to typed commands or the headless policy."""
+
+
+_ABSENT = object()
+_open_lock = threading.Lock()
+_open_comms: set[str] = set()
+
+
+class Inbox:
+    """Receives the ``model.send(content)`` messages of one widget while its cell is blocked.
+
+    Opening it wraps the widget comm's ``handle_msg`` so every message handled for this comm
+    (on whichever thread the tier dispatches it) is queued and the cell's parent header is put
+    back; ``close`` removes the wrapper and anything else the tier changed.
+    """
+
+    tier: Tier
+
+    def __init__(self, comm: Any, cell: CellParent) -> None:
+        with _open_lock:
+            if comm.comm_id in _open_comms:
+                raise RuntimeError(f"widget comm {comm.comm_id} already has an open inbox")
+            _open_comms.add(comm.comm_id)
+        self._comm = comm
+        self._cell = cell
+        self._mailbox = Mailbox()
+        self._closed = False
+        self._saved: dict[str, Any] = {}
+        self._override("handle_msg", self._wrap(comm.handle_msg))
+
+    @property
+    def comm_id(self) -> str:
+        return self._comm.comm_id
+
+    def get(self, timeout: float | None = None) -> Any | None:
+        """Block until the front end sends a custom message; its content, or None on timeout.
+
+        A kernel interrupt while waiting raises ``KeyboardInterrupt`` on this thread.
+        """
+        if self._closed:
+            raise RuntimeError("this inbox is closed")
+        if timeout is not None and timeout < 0:
+            raise ValueError(f"timeout must be >= 0 or None, got {timeout!r}")
+        return self._wait(timeout)
+
+    def close(self) -> None:
+        """Stop routing and restore the comm exactly as it was; idempotent."""
+        if self._closed:
+            return
+        self._closed = True
+        self._mailbox.close()
+        self._stop_routing()
+        attributes = vars(self._comm)
+        for name, previous in self._saved.items():
+            if previous is _ABSENT:
+                attributes.pop(name, None)
+            else:
+                attributes[name] = previous
+        self._cell.restore()
+        with _open_lock:
+            _open_comms.discard(self._comm.comm_id)
+
+    def __enter__(self) -> Inbox:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def _wait(self, timeout: float | None) -> Any | None:
+        _, item = self._mailbox.take(timeout)
+        return item
+
+    def _stop_routing(self) -> None:
+        """Tier-specific undo, run once before the comm's attributes are restored."""
+
+    def _override(self, name: str, value: Any) -> None:
+        """Set an instance attribute on the comm, remembering what to put back."""
+        self._saved.setdefault(name, vars(self._comm).get(name, _ABSENT))
+        setattr(self._comm, name, value)
+
+    def _wrap(self, handle_msg: Any) -> Any:
+        def handle_and_queue(msg: dict[str, Any]) -> None:
+            try:
+                handle_msg(msg)
+            finally:
+                self._cell.restore()
+                data = msg.get("content", {}).get("data") or {}
+                if data.get("method") == "custom":
+                    self._mailbox.put(data.get("content"))
+
+        return handle_and_queue
+

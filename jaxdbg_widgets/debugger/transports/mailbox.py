@@ -1,0 +1,53 @@
+"""A thread-safe FIFO whose waiter can also be woken by an interrupt."""
+
+from __future__ import annotations
+
+import collections
+import threading
+import time
+from typing import Any
+
+from jaxdbg_widgets.debugger.transports import interrupts
+
+
+class Mailbox:
+    """Items put from any thread are taken in order; ``take`` raises on a kernel interrupt."""
+
+    def __init__(self) -> None:
+        self._items: collections.deque[Any] = collections.deque()
+        self._ready = threading.Condition(threading.Lock())
+        self._interrupted = False
+        self._closed = False
+
+    def put(self, item: Any) -> None:
+        with self._ready:
+            self._items.append(item)
+            self._ready.notify_all()
+
+    def interrupt(self) -> None:
+        """Wake the waiter with ``KeyboardInterrupt`` (called from the interrupt watcher)."""
+        with self._ready:
+            self._interrupted = True
+            self._ready.notify_all()
+
+    def close(self) -> None:
+        """Wake a waiter with nothing; later takes return nothing at once."""
+        with self._ready:
+            self._closed = True
+            self._ready.notify_all()
+
+    def take(self, timeout: float | None) -> tuple[bool, Any]:
+        """``(True, item)`` once one is there, ``(False, None)`` after ``timeout`` seconds."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        with interrupts.notify_on_interrupt(self.interrupt), self._ready:
+            self._interrupted = False
+            while not self._items:
+                if self._closed:
+                    return False, None
+                if self._interrupted:
+                    raise KeyboardInterrupt("interrupted while waiting at a breakpoint")
+                remaining = None if deadline is None else deadline - time.monotonic()
+                if remaining is not None and remaining <= 0:
+                    return False, None
+                self._ready.wait(remaining)
+            return True, self._items.popleft()

@@ -1,0 +1,147 @@
+"""Bounded text for any value from the user's program: reprs that cannot flood or crash, array summaries.
+
+Everything here returns plain strings, numbers and dicts, so the session can hand the results
+to any front end (widget, text, JSON) without keeping the values alive.
+"""
+
+from __future__ import annotations
+
+import pprint
+import reprlib
+from typing import Any
+
+import numpy as np
+
+RESULT_LIMIT = 4_000
+CELL_LIMIT = 160
+PREVIEW_ITEMS = 6
+
+_short_repr = reprlib.Repr(maxlevel=3, maxlist=8, maxtuple=8, maxdict=8, maxset=8)
+_short_repr.maxstring = CELL_LIMIT
+_short_repr.maxother = CELL_LIMIT
+
+
+def truncate(text: str, limit: int) -> str:
+    """Cut ``text`` to at most ``limit`` characters, saying how much was left out."""
+    if len(text) <= limit:
+        return text
+    note = f"... [{len(text) - limit:,} more characters]"
+    return text[: max(0, limit - len(note))] + note
+
+
+def describe_error(error: BaseException) -> str:
+    """One line naming the exception type and its message, like the CLI's ``*** Error: msg``."""
+    name = type(error).__name__
+    try:
+        message = str(error)
+    except Exception:
+        message = "<exception message could not be shown>"
+    return truncate(f"{name}: {message}" if message else name, RESULT_LIMIT)
+
+
+def safe_repr(value: Any, limit: int = RESULT_LIMIT, *, pretty: bool = False) -> str:
+    """``repr`` (or ``pprint``) of ``value``, cut to ``limit``; a raising ``__repr__`` is reported."""
+    try:
+        text = pprint.pformat(value) if pretty else repr(value)
+    except Exception as err:
+        return f"<repr of {type_name(value)} failed: {describe_error(err)}>"
+    return truncate(text, limit)
+
+
+def short_repr(value: Any) -> str:
+    """A one-line repr for a table cell, bounded in time and size even for huge containers."""
+    try:
+        text = _short_repr.repr(value)
+    except Exception as err:
+        return f"<repr of {type_name(value)} failed: {describe_error(err)}>"
+    return truncate(" ".join(text.split()), CELL_LIMIT)
+
+
+def type_name(value: Any) -> str:
+    """The value's class name, qualified by module for non-builtins (``jaxlib...ArrayImpl``)."""
+    cls = type(value)
+    module = getattr(cls, "__module__", "")
+    return cls.__qualname__ if module == "builtins" else f"{module}.{cls.__qualname__}"
+
+
+def is_array(value: Any) -> bool:
+    """Arrays we summarize: numpy arrays and anything array-like with a shape and a dtype."""
+    return (
+        hasattr(value, "shape")
+        and hasattr(value, "dtype")
+        and hasattr(value, "__array__")
+        and not isinstance(value, type)
+    )
+
+
+def array_summary(value: Any) -> dict[str, Any]:
+    """Shape, dtype, min, max, mean, std, NaN and Inf counts and a short preview of an array."""
+    try:
+        data = np.asarray(value)
+    except Exception as err:
+        return {"shape": _shape_of(value), "dtype": str(value.dtype), "error": describe_error(err)}
+    summary: dict[str, Any] = {"shape": list(data.shape), "dtype": str(data.dtype)}
+    summary["size"] = int(data.size)
+    summary.update(_statistics(data))
+    summary["preview"] = _preview(data)
+    return summary
+
+
+def _shape_of(value: Any) -> list[int] | None:
+    try:
+        return [int(d) for d in value.shape]
+    except Exception:
+        return None
+
+
+def _statistics(data: np.ndarray) -> dict[str, Any]:
+    if data.size == 0 or not (
+        np.issubdtype(data.dtype, np.number) or np.issubdtype(data.dtype, np.bool_)
+    ):
+        return {}
+    if np.issubdtype(data.dtype, np.complexfloating):
+        return {"nan": int(np.isnan(data).sum()), "inf": int(np.isinf(data).sum())}
+    values = data.astype(np.float64, copy=False)
+    finite = np.isfinite(values)
+    stats: dict[str, Any] = {
+        "nan": int(np.isnan(values).sum()),
+        "inf": int(np.isinf(values).sum()),
+    }
+    if finite.any():
+        kept = values[finite] if not finite.all() else values
+        stats.update(
+            min=_number(kept.min()),
+            max=_number(kept.max()),
+            mean=_number(kept.mean()),
+            std=_number(kept.std()),
+        )
+    return stats
+
+
+def _number(x: Any) -> float | int:
+    value = float(x)
+    return int(value) if value.is_integer() and abs(value) < 2**53 else float(f"{value:.6g}")
+
+
+def _preview(data: np.ndarray) -> str:
+    flat = data.reshape(-1)
+    shown = np.array2string(flat[:PREVIEW_ITEMS], precision=4, separator=", ", threshold=10)
+    if flat.size > PREVIEW_ITEMS:
+        shown = shown[:-1] + ", ...]"
+    return truncate(shown, CELL_LIMIT)
+
+
+def format_summary(summary: dict[str, Any]) -> str:
+    """The summary as one line of text, for transcripts and the static HTML view."""
+    parts = [f"{summary['dtype']}{summary['shape']}"]
+    for key in ("min", "max", "mean", "std"):
+        if key in summary:
+            parts.append(f"{key}={summary[key]}")
+    for key in ("nan", "inf"):
+        if summary.get(key):
+            parts.append(f"{key}={summary[key]}")
+    if "preview" in summary:
+        parts.append(summary["preview"])
+    if "error" in summary:
+        parts.append(summary["error"])
+    return " ".join(parts)

@@ -1,0 +1,228 @@
+"""The print log: every host print kept with its call site, cell, time and value summary.
+
+:class:`PrintLog` is a plain Python object (no kernel needed): a ring buffer of
+:class:`LogEntry` fed by the core's print sinks, with filters by call site or text. Shown in a
+notebook it renders as a live table (:mod:`jaxdbg_widgets.notebook.printlog_widget`).
+"""
+
+from __future__ import annotations
+
+import collections
+import datetime
+import itertools
+import threading
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from jaxdbg_widgets.notebook import cells
+
+DEFAULT_CAPACITY = 10_000
+MAX_TEXT = 2_000
+MAX_SUMMARY = 200
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    """One print as kept by the log; long texts and summaries are cut to bound memory."""
+
+    index: int
+    cell: int | None
+    text: str
+    filename: str
+    lineno: int | None
+    function: str | None
+    timestamp: float
+    values: tuple[tuple[str, str], ...]
+    thread_id: int | None
+
+    @property
+    def site(self) -> str:
+        """``In[3]:7 in f``: the file (or cell), line and function of the print call."""
+        where = cells.describe_file(self.filename) if self.filename else "?"
+        if self.lineno is not None:
+            where = f"{where}:{self.lineno}"
+        return f"{where} in {self.function}" if self.function else where
+
+    @property
+    def clock(self) -> str:
+        """Local wall-clock time of the print, to the millisecond."""
+        moment = datetime.datetime.fromtimestamp(self.timestamp)
+        return moment.strftime("%H:%M:%S.%f")[:-3]
+
+    @property
+    def summary(self) -> str:
+        """The printed values as ``name=summary`` pairs."""
+        return ", ".join(f"{name}={value}" for name, value in self.values)
+
+    def matches(self, query: str) -> bool:
+        """Whether ``query`` occurs (ignoring case) in the call site or the printed text."""
+        needle = query.lower()
+        return needle in self.text.lower() or needle in self.site.lower()
+
+
+def _cut(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+class PrintLog:
+    """A bounded log of prints: the newest ``capacity`` entries are kept, older ones dropped.
+
+    ``PrintLog()`` starts collecting at once; ``close()`` (or leaving a ``with`` block) stops.
+    """
+
+    def __init__(self, capacity: int = DEFAULT_CAPACITY, *, attach: bool = True) -> None:
+        if not isinstance(capacity, int) or isinstance(capacity, bool) or capacity < 1:
+            raise ValueError(f"capacity must be a positive integer, got {capacity!r}")
+        self.capacity = capacity
+        self._entries: collections.deque[LogEntry] = collections.deque(maxlen=capacity)
+        self._lock = threading.Lock()
+        self._counter = itertools.count(1)
+        self._seen = 0
+        self._listeners: list[Callable[[], None]] = []
+        self._detach: Callable[[], None] | None = None
+        self._widget: Any = None
+        if attach:
+            self.attach()
+
+    def attach(self) -> None:
+        """Start receiving every host print (a no-op when already attached)."""
+        if self._detach is None:
+            from jaxdbg_widgets.core.sinks import add_print_sink
+
+            self._detach = add_print_sink(self.add)
+
+    def close(self) -> None:
+        """Stop receiving prints; the entries already kept stay readable."""
+        detach, self._detach = self._detach, None
+        if detach is not None:
+            detach()
+
+    @property
+    def attached(self) -> bool:
+        return self._detach is not None
+
+    def __enter__(self) -> PrintLog:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def add(self, record: Any) -> None:
+        """Keep one ``PrintRecord``; this is the print sink, called on whatever thread printed."""
+        values = tuple((str(name), _cut(str(value), MAX_SUMMARY)) for name, value in record.values)
+        cell = cells.current_cell()
+        with self._lock:
+            self._entries.append(
+                LogEntry(
+                    index=next(self._counter),
+                    cell=cell,
+                    text=_cut(record.text, MAX_TEXT),
+                    filename=record.filename or "",
+                    lineno=record.lineno,
+                    function=record.function,
+                    timestamp=record.timestamp,
+                    values=values,
+                    thread_id=record.thread_id,
+                )
+            )
+            self._seen += 1
+        for listener in tuple(self._listeners):
+            listener()
+
+    def subscribe(self, listener: Callable[[], None]) -> Callable[[], None]:
+        """Call ``listener()`` after every new entry (keep it cheap); returns the unsubscribe."""
+        self._listeners.append(listener)
+
+        def unsubscribe() -> None:
+            if listener in self._listeners:
+                self._listeners.remove(listener)
+
+        return unsubscribe
+
+    def clear(self) -> None:
+        """Forget every kept entry; counting starts again from zero."""
+        with self._lock:
+            self._entries.clear()
+            self._seen = 0
+            self._counter = itertools.count(1)
+        for listener in tuple(self._listeners):
+            listener()
+
+    @property
+    def seen(self) -> int:
+        """How many prints reached the log (kept or since dropped)."""
+        return self._seen
+
+    @property
+    def dropped(self) -> int:
+        """How many of the oldest prints the ring buffer has let go."""
+        return self._seen - len(self._entries)
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def __iter__(self) -> Iterator[LogEntry]:
+        return iter(self.snapshot())
+
+    def snapshot(self) -> list[LogEntry]:
+        """The kept entries, oldest first, copied so printing threads may go on."""
+        with self._lock:
+            return list(self._entries)
+
+    def filter(
+        self, text: str | None = None, *, site: str | None = None, cell: int | None = None
+    ) -> list[LogEntry]:
+        """Entries whose text contains ``text``, call site contains ``site`` and cell is ``cell``."""
+        return [
+            entry
+            for entry in self.snapshot()
+            if (text is None or text.lower() in entry.text.lower())
+            and (site is None or site.lower() in entry.site.lower())
+            and (cell is None or entry.cell == cell)
+        ]
+
+    def newest(self, query: str = "", limit: int = 200) -> tuple[list[LogEntry], int]:
+        """Up to ``limit`` newest entries matching ``query`` (oldest first) and the match count."""
+        entries = self.snapshot()
+        if not query:
+            return entries[-limit:] if limit else [], len(entries)
+        matched = [entry for entry in entries if entry.matches(query)]
+        return (matched[-limit:] if limit else []), len(matched)
+
+    def to_text(self, entries: Iterable[LogEntry] | None = None, *, times: bool = True) -> str:
+        """A plain-text table of ``entries`` (default: all kept); ``times=False`` for stable output."""
+        rows = [
+            (
+                str(entry.index),
+                "" if entry.cell is None else f"[{entry.cell}]",
+                *((entry.clock,) if times else ()),
+                entry.site,
+                entry.text.replace("\n", " ⏎ "),
+            )
+            for entry in (self.snapshot() if entries is None else entries)
+        ]
+        header = ("#", "cell", *(("time",) if times else ()), "call site", "text")
+        widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header) - 1)]
+        lines = [
+            "  ".join([*(col.ljust(w) for col, w in zip(row, widths, strict=False)), row[-1]])
+            for row in [header, *rows]
+        ]
+        return "\n".join(line.rstrip() for line in lines)
+
+    def __repr__(self) -> str:
+        return (
+            f"PrintLog({len(self)} kept of {self.seen} seen, capacity {self.capacity}, "
+            f"{'attached' if self.attached else 'closed'})"
+        )
+
+    def widget(self) -> Any:
+        """The live table for this log (one widget per log, created on first use)."""
+        if self._widget is None:
+            from jaxdbg_widgets.notebook.printlog_widget import PrintLogWidget
+
+            self._widget = PrintLogWidget(self)
+        return self._widget
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
+        return self.widget()._repr_mimebundle_(**kwargs)

@@ -1,0 +1,80 @@
+"""Prints land in the cell whose computation produced them.
+
+ipykernel sends what a thread writes to stdout with that thread's parent header, and a thread
+that never set one (an XLA worker running a host callback) falls back to the header of the
+request the kernel started most recently. JAX dispatches asynchronously, so a callback can run
+after its cell has returned and the next cell has started; its output then shows up there.
+
+The fix is to keep each cell open until the effects it dispatched are done: a ``post_execute``
+hook calls ``jax.effects_barrier()``. Every callback of the cell then writes while the cell's
+header is still the kernel's current one, whatever thread it runs on. The same hooks record the
+running cell's execution count for the print log, and ``jax.debug.print`` is pointed at
+``jaxdbg_widgets.print`` so its prints reach the log too.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from typing import Any
+
+from jaxdbg_widgets.notebook import cells
+
+Undo = Callable[[], None]
+
+
+def wait_for_effects() -> None:
+    """Block until every computation dispatched from this thread has finished its effects.
+
+    A failure inside such a computation is reported in one line on stderr: the cell is over,
+    so raising would only produce a confusing traceback from a hook.
+    """
+    jax = sys.modules.get("jax")
+    if jax is None:
+        return
+    try:
+        jax.effects_barrier()
+    except Exception as err:
+        print(
+            f"jaxdbg: a computation started in this cell failed: {type(err).__name__}: {err}",
+            file=sys.stderr,
+        )
+
+
+def install(ip: Any) -> Undo:
+    """Track the running cell and close each cell only after its effects; return the undo."""
+
+    def before(info: Any) -> None:
+        stored = getattr(info, "store_history", True)
+        cells.set_current_cell(ip.execution_count - 1 if stored else None)
+
+    def after(_result: Any) -> None:
+        cells.set_current_cell(None)
+
+    previous_cell = cells.current_cell()
+    ip.events.register("pre_run_cell", before)
+    ip.events.register("post_execute", wait_for_effects)
+    ip.events.register("post_run_cell", after)
+
+    def undo() -> None:
+        ip.events.unregister("post_run_cell", after)
+        ip.events.unregister("post_execute", wait_for_effects)
+        ip.events.unregister("pre_run_cell", before)
+        cells.set_current_cell(previous_cell)
+
+    return undo
+
+
+def route_jax_debug_print(_ip: Any) -> Undo:
+    """Make ``jax.debug.print`` call ``jaxdbg_widgets.print``; the undo puts the original back."""
+    import jax
+
+    from jaxdbg_widgets.core.printing import print as jaxdbg_print
+
+    original = jax.debug.print
+    jax.debug.print = jaxdbg_print
+
+    def undo() -> None:
+        jax.debug.print = original
+
+    return undo

@@ -1,0 +1,130 @@
+"""Cell colours: one distinct colour per shard from a matplotlib colormap name or a callable.
+
+Neighbouring cells are spread over the map with a stride coprime to the cell count, so no colour
+repeats; colours a map cannot tell apart (a 20-colour map over more cells) are shifted in
+lightness until every cell's colour is unique.
+"""
+
+from __future__ import annotations
+
+import colorsys
+import math
+from collections.abc import Callable
+from typing import Any
+
+ColorMap = str | Callable[[float], Any] | None
+
+DEFAULT_MAP = "tab20b"
+_LISTED_LIMIT = 20
+_GOLDEN_TURN = 0.618033988749895
+
+
+def cell_colors(count: int, color_map: ColorMap = None) -> list[str]:
+    """``count`` distinct ``#RRGGBB`` colours, in cell order."""
+    if count <= 0:
+        return []
+    if color_map is None and count > _LISTED_LIMIT:
+        samples = [_golden_color(i) for i in range(count)]
+    else:
+        lookup = _resolve(DEFAULT_MAP if color_map is None else color_map)
+        positions = _spread_order(count)
+        samples = [_to_hex(lookup(_sample_point(p, count))) for p in positions]
+    return _made_unique(samples)
+
+
+def text_color(background: str) -> str:
+    """Black or white, whichever contrasts more with ``background`` (WCAG contrast ratio)."""
+    lum = relative_luminance(background)
+    on_black = (lum + 0.05) / 0.05
+    on_white = 1.05 / (lum + 0.05)
+    return "#000000" if on_black >= on_white else "#ffffff"
+
+
+def relative_luminance(color: str) -> float:
+    """WCAG 2 relative luminance of a ``#RRGGBB`` colour."""
+
+    def channel(value: int) -> float:
+        c = value / 255
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+
+    r, g, b = _rgb255(color)
+    return 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b)
+
+
+def _resolve(color_map: str | Callable[[float], Any]) -> Callable[[float], Any]:
+    if isinstance(color_map, str):
+        import matplotlib as mpl
+
+        try:
+            return mpl.colormaps[color_map]
+        except KeyError:
+            raise ValueError(f"unknown matplotlib colormap {color_map!r}") from None
+    if callable(color_map):
+        return color_map
+    raise TypeError(
+        f"color_map must be a colormap name or a callable, got {type(color_map).__name__}"
+    )
+
+
+def _spread_order(count: int) -> list[int]:
+    """Visit all ``count`` map positions with a stride near half the range, coprime to it."""
+    stride = count // 2 + 1
+    while math.gcd(stride, count) != 1:
+        stride += 1
+    return [(i * stride) % count for i in range(count)]
+
+
+def _sample_point(position: int, count: int) -> float:
+    return position / (count - 1) if count > 1 else 0.0
+
+
+def _golden_color(i: int) -> str:
+    hue = (i * _GOLDEN_TURN) % 1.0
+    lightness = (0.42, 0.58, 0.5, 0.66, 0.36)[i % 5]
+    saturation = (0.7, 0.55, 0.85)[i % 3]
+    return _to_hex(colorsys.hls_to_rgb(hue, lightness, saturation))
+
+
+def _to_hex(color: Any) -> str:
+    if isinstance(color, str):
+        import matplotlib.colors as mcolors
+
+        try:
+            color = mcolors.to_rgb(color)
+        except ValueError:
+            raise ValueError(f"color map returned an unknown colour {color!r}") from None
+    try:
+        r, g, b = (float(c) for c in tuple(color)[:3])
+    except (TypeError, ValueError):
+        raise TypeError(f"color map must return RGB(A) floats or a colour, got {color!r}") from None
+    return "#" + "".join(f"{round(min(max(c, 0.0), 1.0) * 255):02X}" for c in (r, g, b))
+
+
+def _rgb255(color: str) -> tuple[int, int, int]:
+    return int(color[1:3], 16), int(color[3:5], 16), int(color[5:7], 16)
+
+
+def _made_unique(colors: list[str]) -> list[str]:
+    seen: set[str] = set()
+    next_step: dict[str, int] = {}
+    result = []
+    for color in colors:
+        candidate, step = color, next_step.get(color, 0)
+        while candidate in seen:
+            step += 1
+            candidate = _shifted(color, step)
+        next_step[color] = step
+        seen.add(candidate)
+        result.append(candidate)
+    return result
+
+
+def _shifted(color: str, step: int) -> str:
+    """The ``step``-th lightness/saturation variant of ``color``, alternating lighter and darker."""
+    r, g, b = (c / 255 for c in _rgb255(color))
+    hue, light, sat = colorsys.rgb_to_hls(r, g, b)
+    amount = 0.07 * ((step + 1) // 2)
+    light = light + amount if step % 2 else light - amount
+    light = 0.15 + (light - 0.15) % 0.75
+    sat = min(1.0, sat * (1.0 - 0.02 * (step // 8)) + 0.01 * (step % 8))
+    return _to_hex(colorsys.hls_to_rgb(hue, light, sat))

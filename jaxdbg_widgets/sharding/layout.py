@@ -1,0 +1,291 @@
+"""The pure sharding layout: which index slice of an array each device holds, as a grid of cells.
+
+Everything is computed from ``sharding.devices_indices_map(shape)``, so any sharding JAX has (and
+any object with that method whose devices have ``id``, ``platform`` and ``process_index``) works.
+The renderers (text, HTML, widget) only read this model.
+"""
+
+from __future__ import annotations
+
+import math
+import operator
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True, order=True)
+class Device:
+    """The parts of a device the views show."""
+
+    id: int
+    platform: str
+    process_index: int
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One distinct shard: its index range per dimension and every device holding a copy."""
+
+    bounds: tuple[tuple[int, int], ...]
+    position: tuple[int, ...]
+    devices: tuple[Device, ...]
+
+    @property
+    def device_ids(self) -> tuple[int, ...]:
+        return tuple(d.id for d in self.devices)
+
+    @property
+    def platform(self) -> str:
+        return self.devices[0].platform.upper()
+
+    @property
+    def process_indices(self) -> tuple[int, ...]:
+        return tuple(sorted({d.process_index for d in self.devices}))
+
+    @property
+    def replicas(self) -> int:
+        return len(self.devices)
+
+    @property
+    def shard_shape(self) -> tuple[int, ...]:
+        return tuple(stop - start for start, stop in self.bounds)
+
+    @property
+    def label(self) -> str:
+        """``CPU 0,1``: the platform and the ids of the devices holding this shard."""
+        return f"{self.platform} " + ",".join(str(i) for i in self.device_ids)
+
+    @property
+    def index_text(self) -> str:
+        """The shard's index as slices, e.g. ``[0:16, 8:16]`` (``[]`` for a scalar)."""
+        return "[" + ", ".join(f"{start}:{stop}" for start, stop in self.bounds) + "]"
+
+
+@dataclass(frozen=True)
+class Facet:
+    """One 2-D grid of cells: the whole array up to rank 2, one slab of the leading dims above."""
+
+    title: str
+    row_dim: int | None
+    col_dim: int | None
+    rows: int
+    cols: int
+    cells: tuple[tuple[int, int, Cell], ...]
+
+
+@dataclass(frozen=True)
+class ShardingLayout:
+    """Shape, cells and mesh description of one array's sharding."""
+
+    shape: tuple[int, ...]
+    cells: tuple[Cell, ...]
+    grid: tuple[int, ...]
+    kind: str
+    mesh_axes: tuple[tuple[str, int], ...]
+    spec: tuple[tuple[str, ...] | None, ...] | None
+    dtype: str | None
+    itemsize: int | None
+
+    @property
+    def devices(self) -> tuple[Device, ...]:
+        return tuple(sorted(d for cell in self.cells for d in cell.devices))
+
+    @property
+    def process_indices(self) -> tuple[int, ...]:
+        return tuple(sorted({d.process_index for d in self.devices}))
+
+    @property
+    def is_fully_replicated(self) -> bool:
+        return len(self.cells) == 1 and self.cells[0].replicas > 1
+
+    def shard_bytes(self, cell: Cell) -> int | None:
+        return None if self.itemsize is None else math.prod(cell.shard_shape) * self.itemsize
+
+    def spec_text(self) -> str | None:
+        """The PartitionSpec as ``P('x', None)``, or None when the sharding has no mesh."""
+        if self.spec is None:
+            return None
+        return "P(" + ", ".join(_spec_entry_text(entry) for entry in self.spec) + ")"
+
+    def dim_label(self, dim: int) -> str:
+        """``dim 1`` plus the mesh axes that split it, e.g. ``dim 0: x`` or ``dim 1: (x, y)``."""
+        axes = self.spec[dim] if self.spec is not None and dim < len(self.spec) else None
+        if not axes:
+            return f"dim {dim}"
+        return f"dim {dim}: " + (axes[0] if len(axes) == 1 else "(" + ", ".join(axes) + ")")
+
+    def replicated_axes(self) -> tuple[str, ...]:
+        """Mesh axes that split no dimension: the array is copied along them."""
+        used = {axis for entry in self.spec or () for axis in entry or ()}
+        return tuple(name for name, _ in self.mesh_axes if name not in used)
+
+    def facets(self, rows: int | None = None, cols: int | None = None) -> list[Facet]:
+        """Grids to draw: one up to rank 2; above it, one per chunk of the other dimensions.
+
+        ``rows`` and ``cols`` choose which dimensions run down and across (default: the last two).
+        """
+        row_dim, col_dim = _grid_dims(len(self.shape), rows, cols)
+        outer = [d for d in range(len(self.shape)) if d not in (row_dim, col_dim)]
+        groups: dict[tuple[int, ...], list[tuple[int, int, Cell]]] = {}
+        for cell in self.cells:
+            key = tuple(cell.position[d] for d in outer)
+            r = 0 if row_dim is None else cell.position[row_dim]
+            c = 0 if col_dim is None else cell.position[col_dim]
+            groups.setdefault(key, []).append((r, c, cell))
+        return [
+            Facet(
+                title=_facet_title(self.shape, outer, placed[0][2]) if outer else "",
+                row_dim=row_dim,
+                col_dim=col_dim,
+                rows=1 if row_dim is None else self.grid[row_dim],
+                cols=1 if col_dim is None else self.grid[col_dim],
+                cells=tuple(sorted(placed, key=lambda rc: (rc[0], rc[1]))),
+            )
+            for _, placed in sorted(groups.items())
+        ]
+
+
+def sharding_layout(shape: Sequence[int], sharding: Any, *, dtype: Any = None) -> ShardingLayout:
+    """Compute the layout of an array of ``shape`` under ``sharding`` (``dtype`` adds byte sizes)."""
+    shape = _checked_shape(shape)
+    indices_map = _indices_map(sharding, shape)
+    by_bounds: dict[tuple[tuple[int, int], ...], list[Device]] = {}
+    for device, index in indices_map.items():
+        bounds = _bounds(index, shape)
+        by_bounds.setdefault(bounds, []).append(_device(device))
+    starts = [sorted({b[d][0] for b in by_bounds}) for d in range(len(shape))]
+    position_of = [{start: i for i, start in enumerate(s)} for s in starts]
+    cells = sorted(
+        (
+            Cell(
+                bounds=bounds,
+                position=tuple(position_of[d][bounds[d][0]] for d in range(len(shape))),
+                devices=tuple(sorted(devices)),
+            )
+            for bounds, devices in by_bounds.items()
+        ),
+        key=lambda cell: cell.position,
+    )
+    mesh_axes, spec = _mesh_and_spec(sharding)
+    dtype_name, itemsize = _dtype_info(dtype)
+    return ShardingLayout(
+        shape=shape,
+        cells=tuple(cells),
+        grid=tuple(len(s) for s in starts),
+        kind=type(sharding).__name__,
+        mesh_axes=mesh_axes,
+        spec=spec,
+        dtype=dtype_name,
+        itemsize=itemsize,
+    )
+
+
+def _checked_shape(shape: Sequence[int]) -> tuple[int, ...]:
+    try:
+        dims = tuple(operator.index(d) for d in shape)
+    except TypeError:
+        raise TypeError(f"shape must be a sequence of ints, got {shape!r}") from None
+    if any(d < 0 for d in dims):
+        raise ValueError(f"shape dimensions must be non-negative, got {dims}")
+    return dims
+
+
+def _indices_map(sharding: Any, shape: tuple[int, ...]) -> dict[Any, Any]:
+    method = getattr(sharding, "devices_indices_map", None)
+    if method is None:
+        raise TypeError(
+            f"expected a jax.sharding.Sharding (anything with devices_indices_map), "
+            f"got {type(sharding).__name__}"
+        )
+    return dict(method(shape))
+
+
+def _bounds(index: Any, shape: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
+    index = tuple(index)
+    if len(index) != len(shape):
+        raise ValueError(f"sharding index {index!r} does not match an array of rank {len(shape)}")
+    bounds = []
+    for entry, size in zip(index, shape, strict=True):
+        if isinstance(entry, slice):
+            start, stop, step = entry.indices(size)
+            if step != 1:
+                raise ValueError(f"strided shard index {entry!r} is not supported")
+            bounds.append((start, stop))
+        else:
+            position = int(entry)
+            bounds.append((position, position + 1))
+    return tuple(bounds)
+
+
+def _device(device: Any) -> Device:
+    try:
+        return Device(int(device.id), str(device.platform), int(device.process_index))
+    except AttributeError as err:
+        raise TypeError(
+            f"devices need id, platform and process_index attributes; {device!r} lacks one"
+        ) from err
+
+
+def _mesh_and_spec(
+    sharding: Any,
+) -> tuple[tuple[tuple[str, int], ...], tuple[tuple[str, ...] | None, ...] | None]:
+    mesh = getattr(sharding, "mesh", None)
+    spec = getattr(sharding, "spec", None)
+    if mesh is None or spec is None:
+        return (), None
+    axes = tuple((str(name), int(size)) for name, size in dict(mesh.shape).items())
+    return axes, tuple(_spec_entry(entry) for entry in spec)
+
+
+def _spec_entry(entry: Any) -> tuple[str, ...] | None:
+    if entry is None:
+        return None
+    if isinstance(entry, str):
+        return (entry,)
+    if isinstance(entry, tuple | list):
+        return tuple(str(name) for name in entry)
+    return (str(entry),)
+
+
+def _spec_entry_text(entry: tuple[str, ...] | None) -> str:
+    if entry is None:
+        return "None"
+    if len(entry) == 1:
+        return repr(entry[0])
+    return "(" + ", ".join(repr(name) for name in entry) + ")"
+
+
+def _dtype_info(dtype: Any) -> tuple[str | None, int | None]:
+    if dtype is None:
+        return None, None
+    import numpy as np
+
+    resolved = np.dtype(dtype)
+    return str(resolved), int(resolved.itemsize)
+
+
+def _grid_dims(rank: int, rows: int | None, cols: int | None) -> tuple[int | None, int | None]:
+    for name, dim in (("rows", rows), ("cols", cols)):
+        if dim is not None and not (isinstance(dim, int) and -rank <= dim < rank and rank >= 2):
+            raise ValueError(f"{name}={dim!r} is not a dimension of a rank-{rank} array")
+    if rank == 0:
+        return None, None
+    if rank == 1:
+        return None, 0
+    row_dim = rank - 2 if rows is None else rows % rank
+    col_dim = rank - 1 if cols is None else cols % rank
+    if rows is None and col_dim == row_dim:
+        row_dim = rank - 1 if col_dim != rank - 1 else rank - 2
+    if cols is None and col_dim == row_dim:
+        col_dim = rank - 1 if row_dim != rank - 1 else rank - 2
+    if row_dim == col_dim:
+        raise ValueError(f"rows and cols must be different dimensions, both are {row_dim}")
+    return row_dim, col_dim
+
+
+def _facet_title(shape: tuple[int, ...], outer: list[int], cell: Cell) -> str:
+    parts = [
+        f"{cell.bounds[d][0]}:{cell.bounds[d][1]}" if d in outer else ":" for d in range(len(shape))
+    ]
+    return "[" + ", ".join(parts) + "]"

@@ -1,0 +1,66 @@
+// Pure formatting for the print log table: counts, the status line and the cells of one row.
+
+/** Columns of the table as [key, heading], in the order `rowCells` fills them. */
+export const COLUMNS = [
+  ["index", "#"],
+  ["cell", "cell"],
+  ["time", "time"],
+  ["site", "call site"],
+  ["text", "text"],
+  ["values", "values"],
+];
+
+/** A count with thousands separators, e.g. 100000 -> "100,000". */
+export function formatCount(value) {
+  return Math.trunc(Number(value) || 0).toLocaleString("en-US");
+}
+
+/** `[3]` for execution count 3, empty when the print came from outside a cell. */
+export function cellLabel(cell) {
+  return cell === null || cell === undefined ? "" : `[${cell}]`;
+}
+
+/** The text of each column for one row sent by the kernel. */
+export function rowCells(row) {
+  return [
+    String(row.index),
+    cellLabel(row.cell),
+    row.time ?? "",
+    row.site ?? "",
+    row.text ?? "",
+    row.values ?? "",
+  ];
+}
+
+/** One line saying what is shown out of what was matched, printed and dropped. */
+export function statusLine(stats, shown) {
+  const seen = stats?.seen ?? 0;
+  if (seen === 0) {
+    return "no prints yet";
+  }
+  const matched = stats.matched ?? shown;
+  const parts = [
+    shown < matched
+      ? `newest ${formatCount(shown)} of ${formatCount(matched)} matching`
+      : `${formatCount(matched)} matching`,
+    `${formatCount(seen)} printed`,
+  ];
+  if ((stats.dropped ?? 0) > 0) {
+    parts.push(`${formatCount(stats.dropped)} oldest dropped (keeps ${formatCount(stats.capacity)})`);
+  }
+  return parts.join(" · ");
+}
+
+/** Delay `action` until `wait` ms pass without another call; `timers` is injectable for tests. */
+export function debounce(action, wait, timers = globalThis) {
+  let handle = null;
+  return (...args) => {
+    if (handle !== null) {
+      timers.clearTimeout(handle);
+    }
+    handle = timers.setTimeout(() => {
+      handle = null;
+      action(...args);
+    }, wait);
+  };
+}

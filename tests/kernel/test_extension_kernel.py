@@ -1,0 +1,52 @@
+"""``%load_ext jaxdbg`` and ``%jaxdbg status`` inside a real ipykernel with 8 simulated devices."""
+
+import json
+
+import pytest
+
+pytestmark = pytest.mark.kernel
+
+REGISTRY = (
+    "import json; from jaxdbg_widgets.core import jax_registry;"
+    "print(json.dumps(sorted((n, p) for n, (p, _) in jax_registry.snapshot().items())))"
+)
+
+
+def _registry(kernel):
+    result = kernel.execute(REGISTRY)
+    assert result.error is None, result.error
+    return json.loads(result.stdout)
+
+
+def test_load_status_unload(kernel):
+    before = _registry(kernel)
+
+    loaded = kernel.execute("%load_ext jaxdbg")
+    assert loaded.error is None
+    assert loaded.stdout.startswith("jaxdbg ") and loaded.stdout.count("\n") == 1
+
+    status = kernel.execute("%jaxdbg status")
+    assert status.error is None
+    assert "ipykernel" in status.stdout
+    assert "devices            8: CPU 0-7 (process 0)" in status.stdout
+    assert "widget transport   subshell" in status.stdout
+    assert "this request       headless" in status.stdout  # jupyter_client sends allow_stdin=False
+
+    kernel.execute("%unload_ext jaxdbg")
+    assert _registry(kernel) == before
+    gone = kernel.execute("%jaxdbg status")
+    assert "UsageError: Line magic function `%jaxdbg` not found" in gone.stderr + str(gone.error)
+
+
+def test_stdin_request_reports_the_widget_tier(kernel):
+    kernel.execute("%load_ext jaxdbg")
+    status = kernel.execute("%jaxdbg status", allow_stdin=True)
+    assert "this request       subshell" in status.stdout
+
+
+def test_wrong_usage_leaves_the_kernel_usable(kernel):
+    kernel.execute("%load_ext jaxdbg")
+    wrong = kernel.execute("%jaxdbg headless sometimes")
+    assert wrong.error is None
+    assert wrong.stderr.startswith("%jaxdbg: unknown headless policy 'sometimes'")
+    assert kernel.execute("print(1 + 1)").stdout == "2\n"

@@ -1,0 +1,76 @@
+"""The ``%jaxdbg`` subcommand table, driven without a kernel."""
+
+import pytest
+
+from jaxdbg_widgets.debugger import headless
+from jaxdbg_widgets.notebook import commands
+from jaxdbg_widgets.notebook.status import summarize_devices
+
+
+@pytest.fixture(autouse=True)
+def _reset_policy():
+    yield
+    headless.set_policy(None)
+
+
+def test_help_lists_every_subcommand(capsys):
+    commands.run("help")
+    out = capsys.readouterr().out
+    for name in commands.COMMANDS:
+        assert f"%jaxdbg {name}" in out
+
+
+def test_unknown_subcommand_is_a_usage_error():
+    with pytest.raises(commands.UsageError, match="unknown subcommand 'frobnicate'"):
+        commands.run("frobnicate now")
+
+
+def test_empty_line_is_a_usage_error():
+    with pytest.raises(commands.UsageError):
+        commands.run("   ")
+
+
+def test_status_reports_versions_devices_backend_and_tier(capsys):
+    commands.run("status")
+    out = capsys.readouterr().out
+    for label in ("jaxdbg-widgets", "jax ", "jaxlib", "ipykernel", "devices", "default backend",
+                  "widget transport", "this request", "headless policy"):
+        assert label in out
+    assert "8: CPU 0-7 (process 0)" in out
+
+
+def test_status_rejects_arguments():
+    with pytest.raises(commands.UsageError, match="no arguments"):
+        commands.run("status now")
+
+
+def test_headless_sets_and_reports_the_policy(capsys):
+    commands.run("headless raise")
+    assert headless.current_policy() is headless.HeadlessPolicy.RAISE
+    commands.run("headless")
+    assert capsys.readouterr().out.strip().endswith("headless policy: raise")
+
+
+def test_headless_rejects_unknown_policies():
+    with pytest.raises(commands.UsageError, match="continue|raise|script"):
+        commands.run("headless sometimes")
+    assert headless.current_policy() is headless.HeadlessPolicy.CONTINUE
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("%jaxdbg ", sorted(commands.COMMANDS)),
+        ("%jaxdbg st", ["status"]),
+        ("%jaxdbg headless ", ["continue", "raise", "script"]),
+        ("%jaxdbg headless r", ["raise"]),
+        ("%jaxdbg nosuch ", []),
+    ],
+)
+def test_completion(line, expected):
+    assert sorted(commands.complete(line)) == sorted(expected)
+
+
+def test_devices_are_grouped_by_platform_and_process():
+    names = [f"CPU {i} (process {i // 4})" for i in range(8)] + ["TPU 9 (process 1)"]
+    assert summarize_devices(names) == "9: CPU 0-3 (process 0); CPU 4-7 (process 1); TPU 9 (process 1)"

@@ -1,0 +1,53 @@
+"""Loading and unloading the extension in an in-process IPython shell."""
+
+import pytest
+from IPython.testing import globalipapp
+
+from jaxdbg_widgets.core import jax_registry
+from jaxdbg_widgets.notebook import extension
+
+
+@pytest.fixture
+def ip():
+    globalipapp.start_ipython()
+    shell = globalipapp.get_ipython()
+    yield shell
+    extension.unload_ipython_extension(shell)
+    shell.extension_manager.loaded.discard("jaxdbg")
+
+
+def test_load_registers_the_magic_and_prints_one_line(ip, capsys):
+    ip.run_line_magic("load_ext", "jaxdbg")
+    assert capsys.readouterr().out.count("\n") == 1
+    assert "jaxdbg" in ip.magics_manager.magics["line"]
+
+
+def test_loading_twice_is_harmless(ip, capsys):
+    extension.load_ipython_extension(ip)
+    extension.load_ipython_extension(ip)
+    assert "already loaded" in capsys.readouterr().out
+    assert extension.is_loaded()
+
+
+def test_unload_restores_registry_and_magics(ip):
+    registry_before = jax_registry.snapshot()
+    magics_before = set(ip.magics_manager.magics["line"])
+    ip.run_line_magic("load_ext", "jaxdbg")
+    ip.run_line_magic("unload_ext", "jaxdbg")
+    assert jax_registry.snapshot() == registry_before
+    assert set(ip.magics_manager.magics["line"]) == magics_before
+    assert "%jaxdbg" not in ip.strdispatchers.get("complete_command").strs
+
+
+def test_reload_ends_loaded(ip):
+    ip.run_line_magic("load_ext", "jaxdbg")
+    ip.run_line_magic("reload_ext", "jaxdbg")
+    assert extension.is_loaded()
+
+
+def test_unknown_subcommand_prints_usage_not_traceback(ip, capsys):
+    ip.run_line_magic("load_ext", "jaxdbg")
+    ip.run_line_magic("jaxdbg", "bogus")
+    err = capsys.readouterr().err
+    assert err.splitlines()[0] == "%jaxdbg: unknown subcommand 'bogus'"
+    assert "Traceback" not in err
