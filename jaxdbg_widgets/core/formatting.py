@@ -82,6 +82,8 @@ def summarize(value: Any, width: int = 60) -> str:
         return head
     if array.size == 1:
         return f"{head} {array.reshape(())}"
-    if array.dtype.kind in "biuf":
+    if array.dtype.kind == "b":
+        return f"{head} true={int(array.sum())}"
+    if array.dtype.kind in "iuf":
         return f"{head} min={array.min():g} max={array.max():g}"
     return head

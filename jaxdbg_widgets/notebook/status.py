@@ -56,7 +56,9 @@ def summarize_devices(names: list[str]) -> str:
     for name in names:
         platform, ident, process = name.split(" ", 2)
         groups.setdefault((platform, process), []).append(int(ident))
-    parts = [f"{platform} {_id_ranges(ids)} {process}" for (platform, process), ids in groups.items()]
+    parts = [
+        f"{platform} {_id_ranges(ids)} {process}" for (platform, process), ids in groups.items()
+    ]
     return f"{len(names)}: " + "; ".join(parts)
 
 

@@ -7,7 +7,9 @@ from jaxdbg_widgets.debugger.transports.capability import Tier, detect_tier, wid
 
 def _subshell_kernel(allow_stdin: bool):
     manager = SimpleNamespace(get_shell_channel_to_subshell_socket=lambda sid: None)
-    return SimpleNamespace(shell_channel_thread=SimpleNamespace(manager=manager), _allow_stdin=allow_stdin)
+    return SimpleNamespace(
+        shell_channel_thread=SimpleNamespace(manager=manager), _allow_stdin=allow_stdin
+    )
 
 
 def test_ipykernel7_kernel_supports_subshells():

@@ -33,8 +33,17 @@ def test_empty_line_is_a_usage_error():
 def test_status_reports_versions_devices_backend_and_tier(capsys):
     commands.run("status")
     out = capsys.readouterr().out
-    for label in ("jaxdbg-widgets", "jax ", "jaxlib", "ipykernel", "devices", "default backend",
-                  "widget transport", "this request", "headless policy"):
+    for label in (
+        "jaxdbg-widgets",
+        "jax ",
+        "jaxlib",
+        "ipykernel",
+        "devices",
+        "default backend",
+        "widget transport",
+        "this request",
+        "headless policy",
+    ):
         assert label in out
     assert "8: CPU 0-7 (process 0)" in out
 
@@ -52,7 +61,7 @@ def test_headless_sets_and_reports_the_policy(capsys):
 
 
 def test_headless_rejects_unknown_policies():
-    with pytest.raises(commands.UsageError, match="continue|raise|script"):
+    with pytest.raises(commands.UsageError, match=r"continue\|raise\|script"):
         commands.run("headless sometimes")
     assert headless.current_policy() is headless.HeadlessPolicy.CONTINUE
 
@@ -73,4 +82,6 @@ def test_completion(line, expected):
 
 def test_devices_are_grouped_by_platform_and_process():
     names = [f"CPU {i} (process {i // 4})" for i in range(8)] + ["TPU 9 (process 1)"]
-    assert summarize_devices(names) == "9: CPU 0-3 (process 0); CPU 4-7 (process 1); TPU 9 (process 1)"
+    assert (
+        summarize_devices(names) == "9: CPU 0-3 (process 0); CPU 4-7 (process 1); TPU 9 (process 1)"
+    )

@@ -1,0 +1,144 @@
+"""``print`` and ``log``: ``jax.debug.print``/``jax.debug.log`` on the core primitive.
+
+``print`` has ``jax.debug.print``'s signature (plus ``vmap_method``), so it can stand in for it.
+Each host call writes the line to ``sys.stdout`` and hands a ``PrintRecord`` to the sinks.
+"""
+
+from __future__ import annotations
+
+import builtins
+import copy
+import logging
+import sys
+import time
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from jaxdbg_widgets.core import formatting, sinks
+from jaxdbg_widgets.core.arguments import SplitArguments, check_two_call_form, split_arguments
+from jaxdbg_widgets.core.callsite import CallSite, user_call_site
+from jaxdbg_widgets.core.primitive import Batch, bind, check_vmap_method, current_thread_id
+
+logger = logging.getLogger("jaxdbg_widgets")
+
+
+def _value_names(args: tuple[Any, ...], kwargs: dict[str, Any]):
+    return [(str(i), value) for i, value in enumerate(args)] + list(kwargs.items())
+
+
+def _record(text: str, site: CallSite, args, kwargs) -> sinks.PrintRecord:
+    return sinks.PrintRecord(
+        text=text,
+        filename=site.filename,
+        lineno=site.lineno,
+        function=site.function,
+        timestamp=time.time(),
+        values=tuple(
+            (name, formatting.summarize(value)) for name, value in _value_names(args, kwargs)
+        ),
+        thread_id=current_thread_id(),
+    )
+
+
+def _print_host_fn(fmt: str, split: SplitArguments, site: CallSite, log_record):
+    placeholders = formatting.has_placeholders(fmt)
+    printoptions = np.get_printoptions()
+
+    def host(values, batch: Batch | None) -> None:
+        del batch
+        args, kwargs = split.merge(values)
+        text = formatting.render(fmt, placeholders, printoptions, args, kwargs)
+        if log_record is not None:
+            record = copy.copy(log_record)
+            record.msg = text
+            record.created = time.time()
+            logger.handle(record)
+            return
+        sys.stdout.write(text + "\n")
+        if sinks.has_sinks():
+            sinks.emit(_record(text, site, args, kwargs))
+
+    return host
+
+
+def _staged_print(name: str, *, ordered, partitioned, skip_format_check, vmap_method, level):
+    def stage(fmt: str, *args: Any, **kwargs: Any) -> None:
+        if not skip_format_check:
+            formatting.check_format(name, fmt, args, kwargs)
+        site = user_call_site()
+        log_record = None
+        if level is not None:
+            log_record = logger.makeRecord(
+                logger.name, level, site.filename, site.lineno, "", (), None, site.function
+            )
+        split = split_arguments(args, kwargs)
+        bind(
+            split.dynamic,
+            _print_host_fn(fmt, split, site, log_record),
+            ordered=ordered,
+            partitioned=partitioned,
+            vmap_method=vmap_method,
+        )
+
+    return stage
+
+
+def print(
+    fmt: str | None = None,
+    *args: Any,
+    ordered: bool = False,
+    partitioned: bool = False,
+    skip_format_check: bool = False,
+    vmap_method: str = "sequential",
+    **kwargs: Any,
+) -> Callable[..., None] | None:
+    """Print from inside staged JAX code, like ``jax.debug.print`` (same two call forms).
+
+    ``vmap_method="expand_dims"`` prints a batch once with its leading batch axis instead of
+    once per element.
+    """
+    check_vmap_method(vmap_method)
+    stage = _staged_print(
+        "jaxdbg_widgets.print",
+        ordered=ordered,
+        partitioned=partitioned,
+        skip_format_check=skip_format_check,
+        vmap_method=vmap_method,
+        level=None,
+    )
+    if fmt is not None:
+        stage(fmt, *args, **kwargs)
+        return None
+    check_two_call_form("print", args, kwargs)
+    return stage
+
+
+def log(
+    fmt: str | None = None,
+    *args: Any,
+    ordered: bool = False,
+    partitioned: bool = False,
+    skip_format_check: bool = False,
+    vmap_method: str = "sequential",
+    **kwargs: Any,
+) -> Callable[..., None] | None:
+    """Like ``print`` but emits an INFO record on the ``jaxdbg_widgets`` logger at the call site."""
+    check_vmap_method(vmap_method)
+    stage = _staged_print(
+        "jaxdbg_widgets.log",
+        ordered=ordered,
+        partitioned=partitioned,
+        skip_format_check=skip_format_check,
+        vmap_method=vmap_method,
+        level=logging.INFO,
+    )
+    if fmt is not None:
+        stage(fmt, *args, **kwargs)
+        return None
+    check_two_call_form("log", args, kwargs)
+    return stage
+
+
+builtin_print = builtins.print
