@@ -6,8 +6,13 @@ JAX outside the tested range fails in one spot with one clear message.
 
 from __future__ import annotations
 
-from contextlib import ExitStack
+import functools
+from contextlib import contextmanager
 from typing import Any
+
+import jax
+import numpy as np
+from jax.sharding import SingleDeviceSharding
 
 try:
     from jax._src import callback as _callback
@@ -16,8 +21,8 @@ try:
     from jax._src import debugging as _debugging
     from jax._src import dispatch as _dispatch
     from jax._src import mesh as _mesh
-    from jax._src import sharding_impls as _sharding_impls
     from jax._src import shard_map as _shard_map
+    from jax._src import sharding_impls as _sharding_impls
     from jax._src import xla_bridge as _xla_bridge
     from jax._src.interpreters import ad as _ad
     from jax._src.interpreters import batching as _batching
@@ -94,6 +99,7 @@ def is_array_like(value: Any) -> bool:
     return True
 
 
+@functools.cache
 def host_device():
     """The first local CPU device, where host callbacks receive their operands."""
     try:
@@ -105,13 +111,35 @@ def host_device():
         ) from error
 
 
-def host_context() -> ExitStack:
+@functools.cache
+def _host_sharding() -> SingleDeviceSharding:
+    return SingleDeviceSharding(host_device())
+
+
+def to_host_arrays(values: list[Any]) -> list[Any]:
+    """JAX arrays on the host CPU device, as ``jax.device_put`` makes them, for callbacks.
+
+    Operands arriving from XLA are numpy arrays; they are wrapped with one direct buffer
+    transfer each instead of ``device_put``'s general dispatch (when this jaxlib has it).
+    """
+    if not hasattr(_xc, "batched_device_put") or not all(type(v) is np.ndarray for v in values):
+        return list(jax.device_put(values, host_device()))
+    device, sharding = host_device(), _host_sharding()
+    return [
+        _xc.batched_device_put(_core.shaped_abstractify(v), sharding, [v], [device], True)
+        for v in values
+    ]
+
+
+@contextmanager
+def host_context():
     """Run a callback on the CPU device with no ambient mesh, as ``jax.debug`` does."""
-    stack = ExitStack()
-    stack.enter_context(_config.default_device(host_device()))
-    stack.enter_context(_sharding_impls._internal_use_concrete_mesh(_mesh.empty_concrete_mesh))
-    stack.enter_context(_mesh.use_abstract_mesh(_mesh.empty_abstract_mesh))
-    return stack
+    with (
+        _config.default_device(host_device()),
+        _sharding_impls._internal_use_concrete_mesh(_mesh.empty_concrete_mesh),
+        _mesh.use_abstract_mesh(_mesh.empty_abstract_mesh),
+    ):
+        yield
 
 
 def callback_sharding(ctx):

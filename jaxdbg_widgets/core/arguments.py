@@ -24,8 +24,7 @@ class SplitArguments:
         static = dict(self.static)
         runtime = iter(dynamic)
         leaves = [
-            static[i] if i in static else next(runtime)
-            for i in range(len(static) + len(dynamic))
+            static[i] if i in static else next(runtime) for i in range(len(static) + len(dynamic))
         ]
         return jax.tree_util.tree_unflatten(self.treedef, leaves)
 

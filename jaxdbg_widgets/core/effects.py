@@ -11,7 +11,13 @@ from jaxdbg_widgets.core._jax_internals import (
     ordered_debug_effect,
 )
 
-__all__ = ["DebugEffect", "OrderedDebugEffect", "debug_effect", "effect_for", "ordered_debug_effect"]
+__all__ = [
+    "DebugEffect",
+    "OrderedDebugEffect",
+    "debug_effect",
+    "effect_for",
+    "ordered_debug_effect",
+]
 
 
 def effect_for(ordered: bool) -> DebugEffect | OrderedDebugEffect:

@@ -32,8 +32,12 @@ def remember(exc: BaseException) -> None:
         _RECENT.append(exc)
 
 
-def _last_line(exc: BaseException) -> str:
-    return traceback.format_exception_only(type(exc), exc)[-1].strip()
+def _last_lines(exc: BaseException) -> set[str]:
+    """How a traceback's final line may name ``exc``: module-qualified or by class name."""
+    qualified = traceback.format_exception_only(type(exc), exc)[-1].strip()
+    message = str(exc)
+    short = f"{type(exc).__name__}: {message}" if message else type(exc).__name__
+    return {qualified, short}
 
 
 def original_exception(error: BaseException) -> BaseException | None:
@@ -44,7 +48,7 @@ def original_exception(error: BaseException) -> BaseException | None:
     with _RECENT_LOCK:
         candidates = list(_RECENT)
     for exc in reversed(candidates):
-        if _last_line(exc) == lines[-1]:
+        if lines[-1] in _last_lines(exc):
             return exc
     return None
 

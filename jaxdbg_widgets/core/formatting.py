@@ -45,6 +45,32 @@ def has_placeholders(fmt: str) -> bool:
     return field is not None
 
 
+def _plain_fields(fmt: str) -> bool:
+    """Whether every field of ``fmt`` is a bare name or index, formatted with ``str``/spec."""
+    for _, field, spec, conversion in string.Formatter().parse(fmt):
+        if field is None:
+            continue
+        if conversion not in (None, "s") or "{" in (spec or ""):
+            return False
+        if "." in field or "[" in field:
+            return False
+    return True
+
+
+def same_as_numpy(
+    fmt: str, placeholders: bool, args: tuple[Any, ...], kwargs: dict[str, Any], is_leaf
+) -> bool:
+    """Whether ``fmt`` renders numpy arrays exactly as it renders JAX arrays.
+
+    True when each argument is a single array or a non-pytree value and each field formats it
+    directly (no ``!r``, attribute or index access): then only ``str``/``format`` of the arrays
+    is used, and a JAX array delegates both to its numpy value.
+    """
+    if placeholders and not _plain_fields(fmt):
+        return False
+    return all(is_leaf(value) for value in (*args, *kwargs.values()))
+
+
 def render(
     fmt: str,
     placeholders: bool,

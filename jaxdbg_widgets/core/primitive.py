@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
-import jax
 import numpy as np
 from jax import lax
 from jax import numpy as jnp
@@ -70,8 +69,13 @@ def bind(
     partitioned: bool = False,
     vmap_method: str = "sequential",
     pred: Any = None,
+    numpy_operands: bool = False,
 ) -> None:
-    """Stage ``host_fn(args, batch)`` at this point of the program."""
+    """Stage ``host_fn(args, batch)`` at this point of the program.
+
+    ``numpy_operands=True`` hands ``host_fn`` the host's numpy arrays as they are, skipping the
+    copy into JAX arrays; only for host functions that run no user code (formatting).
+    """
     check_vmap_method(vmap_method)
     operands = list(args) if pred is None else [pred, *args]
     host_call_p.bind(
@@ -83,6 +87,7 @@ def bind(
         batch=None,
         has_pred=pred is not None,
         guarded=False,
+        numpy_operands=numpy_operands,
     )
 
 
@@ -111,30 +116,44 @@ def _select(values: list[Any], batch: Batch | None) -> tuple[list[Any], Batch | 
     return picked, Batch((int(chosen.size),), batch.batched[1:], tuple(int(i) for i in chosen))
 
 
-def run_host(host_fn: HostFn, operands: Sequence[Any], *, batch: Batch | None, has_pred: bool):
-    """Run ``host_fn`` on the host with JAX arrays on the CPU device, as ``jax.debug`` does."""
-    values = list(jax.device_put(list(operands), jx.host_device()))
+def _call(host_fn: HostFn, values: list[Any], batch: Batch | None) -> None:
+    try:
+        host_fn(values, batch)
+    except DebuggerQuit as quit_:
+        remember(quit_)
+        raise
+    except BaseException as error:
+        remember(error)
+        logger.warning("a debug callback raised %s: %s", type(error).__name__, error)
+        raise
+
+
+def run_host(
+    host_fn: HostFn,
+    operands: Sequence[Any],
+    *,
+    batch: Batch | None,
+    has_pred: bool,
+    numpy_operands: bool = False,
+) -> None:
+    """Run ``host_fn`` with JAX arrays on the CPU device and no ambient mesh, as ``jax.debug``."""
+    if numpy_operands:
+        _call(host_fn, [np.asarray(v) for v in operands], batch)
+        return
+    values = jx.to_host_arrays(list(operands))
     with jx.host_context():
         if has_pred:
             selected = _select(values, batch)
             if selected is None:
                 return
             values, batch = selected
-        try:
-            host_fn(values, batch)
-        except DebuggerQuit as quit_:
-            remember(quit_)
-            raise
-        except BaseException as error:
-            remember(error)
-            logger.error("a jaxdbg_widgets host callback raised", exc_info=True)
-            raise
+        _call(host_fn, values, batch)
 
 
 @host_call_p.def_impl
-def _impl(*operands, host_fn, effect, partitioned, vmap_method, batch, has_pred, guarded):
-    del effect, partitioned, vmap_method, guarded
-    run_host(host_fn, operands, batch=batch, has_pred=has_pred)
+def _impl(*operands, host_fn, batch, has_pred, numpy_operands, **params):
+    del params
+    run_host(host_fn, operands, batch=batch, has_pred=has_pred, numpy_operands=numpy_operands)
     return []
 
 
@@ -236,15 +255,30 @@ def _guarded(pred, *args, **params):
 def _on_first_auto_index(auto_axes, *operands, **params):
     """Under a partly manual ``shard_map``: call once, where the automatic axes' index is 0."""
 
+    def call():
+        host_call_p.bind(*operands, **params)
+        return ()
+
     def body():
-        first = lax.axis_index(auto_axes) == 0
-        lax.cond(first, lambda: (host_call_p.bind(*operands, **params), ())[1], lambda: ())
+        lax.cond(lax.axis_index(auto_axes) == 0, call, lambda: ())
+        return []
 
     jx.shard_map_no_operands(body)()
     return []
 
 
-def _lowering(ctx, *operands, host_fn, effect, partitioned, vmap_method, batch, has_pred, guarded):
+def _lowering(
+    ctx,
+    *operands,
+    host_fn,
+    effect,
+    partitioned,
+    vmap_method,
+    batch,
+    has_pred,
+    guarded,
+    numpy_operands,
+):
     params = dict(
         host_fn=host_fn,
         effect=effect,
@@ -252,6 +286,7 @@ def _lowering(ctx, *operands, host_fn, effect, partitioned, vmap_method, batch, 
         vmap_method=vmap_method,
         batch=batch,
         has_pred=has_pred,
+        numpy_operands=numpy_operands,
     )
     if has_pred and not guarded:
         return jx.lower_fun(partial(_guarded, **params, guarded=True))(ctx, *operands)
@@ -261,7 +296,7 @@ def _lowering(ctx, *operands, host_fn, effect, partitioned, vmap_method, batch, 
         return jx.lower_fun(rule)(ctx, *operands)
 
     def host(*flat):
-        run_host(host_fn, flat, batch=batch, has_pred=has_pred)
+        run_host(host_fn, flat, batch=batch, has_pred=has_pred, numpy_operands=numpy_operands)
         return ()
 
     jx.lower_with_effect_token(

@@ -6,7 +6,6 @@ Each host call writes the line to ``sys.stdout`` and hands a ``PrintRecord`` to 
 
 from __future__ import annotations
 
-import builtins
 import copy
 import logging
 import sys
@@ -14,6 +13,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+import jax
 import numpy as np
 
 from jaxdbg_widgets.core import formatting, sinks
@@ -42,8 +42,11 @@ def _record(text: str, site: CallSite, args, kwargs) -> sinks.PrintRecord:
     )
 
 
-def _print_host_fn(fmt: str, split: SplitArguments, site: CallSite, log_record):
-    placeholders = formatting.has_placeholders(fmt)
+def _is_leaf(value: Any) -> bool:
+    return jax.tree_util.treedef_is_leaf(jax.tree_util.tree_structure(value))
+
+
+def _print_host_fn(fmt: str, placeholders: bool, split: SplitArguments, site: CallSite, log_record):
     printoptions = np.get_printoptions()
 
     def host(values, batch: Batch | None) -> None:
@@ -74,12 +77,14 @@ def _staged_print(name: str, *, ordered, partitioned, skip_format_check, vmap_me
                 logger.name, level, site.filename, site.lineno, "", (), None, site.function
             )
         split = split_arguments(args, kwargs)
+        placeholders = formatting.has_placeholders(fmt)
         bind(
             split.dynamic,
-            _print_host_fn(fmt, split, site, log_record),
+            _print_host_fn(fmt, placeholders, split, site, log_record),
             ordered=ordered,
             partitioned=partitioned,
             vmap_method=vmap_method,
+            numpy_operands=formatting.same_as_numpy(fmt, placeholders, args, kwargs, _is_leaf),
         )
 
     return stage
@@ -139,6 +144,3 @@ def log(
         return None
     check_two_call_form("log", args, kwargs)
     return stage
-
-
-builtin_print = builtins.print

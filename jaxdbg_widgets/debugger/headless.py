@@ -7,6 +7,8 @@ import os
 import warnings
 
 ENV_VAR = "JAXDBG_HEADLESS"
+SCRIPT_ENV_VAR = "JAXDBG_SCRIPT"
+DEFAULT_SCRIPT = "where; continue"
 
 
 class HeadlessPolicy(str, enum.Enum):
@@ -48,3 +50,8 @@ def set_policy(policy: HeadlessPolicy | None) -> None:
     """Set the process-wide policy; ``None`` goes back to the environment variable."""
     global _override
     _override = policy
+
+
+def script_commands() -> str:
+    """What the ``script`` policy types at a breakpoint: ``$JAXDBG_SCRIPT``, else ``where; continue``."""
+    return os.environ.get(SCRIPT_ENV_VAR, "").strip() or DEFAULT_SCRIPT

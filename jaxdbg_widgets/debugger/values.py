@@ -16,9 +16,10 @@ RESULT_LIMIT = 4_000
 CELL_LIMIT = 160
 PREVIEW_ITEMS = 6
 
-_short_repr = reprlib.Repr(maxlevel=3, maxlist=8, maxtuple=8, maxdict=8, maxset=8)
-_short_repr.maxstring = CELL_LIMIT
-_short_repr.maxother = CELL_LIMIT
+_short_repr = reprlib.Repr()
+_short_repr.maxlevel = 3
+_short_repr.maxlist = _short_repr.maxtuple = _short_repr.maxdict = _short_repr.maxset = 8
+_short_repr.maxstring = _short_repr.maxother = CELL_LIMIT
 
 
 def truncate(text: str, limit: int) -> str:

@@ -7,6 +7,7 @@ stays ``None`` and file names are shown as their base names.
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
 from typing import Any
@@ -25,8 +26,12 @@ def set_current_cell(count: int | None) -> None:
     _current = count
 
 
+@functools.lru_cache(maxsize=4096)
 def describe_file(filename: str) -> str:
-    """``In[3]`` for a file IPython compiled from cell 3, else the file's base name."""
+    """``In[3]`` for a file IPython compiled from cell 3, else the file's base name.
+
+    Cached: IPython names a cell's file when it compiles the cell, before any print from it.
+    """
     shell = _running_shell()
     compiler = getattr(shell, "compile", None)
     format_code_name = getattr(compiler, "format_code_name", None)

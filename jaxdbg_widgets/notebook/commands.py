@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from jaxdbg_widgets.debugger import headless
+from jaxdbg_widgets.debugger import headless, scripts
 from jaxdbg_widgets.notebook import nans, session_log
 from jaxdbg_widgets.notebook.status import collect_status, format_status
 
@@ -51,6 +51,21 @@ def _headless(args: list[str]) -> None:
     print(f"headless policy: {policy.value}")
 
 
+def _script(args: list[str]) -> None:
+    if not args:
+        queued = scripts.queued()
+        print("script: " + ("; ".join(queued.remaining) if queued else "nothing queued"))
+        return
+    if args == ["off"]:
+        scripts.clear_queue()
+        print("script: cleared")
+        return
+    queued = scripts.queue(" ".join(args))
+    if not queued.remaining:
+        raise UsageError("script needs jdb commands separated by ';'")
+    print(f"script: {len(queued.remaining)} command(s) queued for the next breakpoints")
+
+
 def _nans(args: list[str]) -> None:
     try:
         nans.run(args)
@@ -78,6 +93,13 @@ COMMANDS: dict[str, Subcommand] = {
             "what a breakpoint does when no front end can answer",
             _headless,
             choices=[p.value for p in headless.HeadlessPolicy],
+        ),
+        Subcommand(
+            "script",
+            "%jaxdbg script [CMD; CMD; ...|off]",
+            "answer the next breakpoints with these jdb commands",
+            _script,
+            choices=["off"],
         ),
         Subcommand(
             "nans",

@@ -9,7 +9,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from jaxdbg_widgets.notebook import magics, nans, routing
+from jaxdbg_widgets.debugger import feature as debugger_feature
+from jaxdbg_widgets.debugger.transports import interrupts
+from jaxdbg_widgets.notebook import magics, nans, routing, session_log, sharding_display
 
 Undo = Callable[[], None]
 Install = Callable[[Any], Undo]
@@ -18,4 +20,9 @@ FEATURES: list[tuple[str, Install]] = [
     ("%jaxdbg magic", magics.install),
     ("nan checks restored on unload", nans.install),
     ("prints routed to their cell", routing.install),
+    ("jax.debug.print through jaxdbg_widgets.print", routing.route_jax_debug_print),
+    ("session print log", session_log.install),
+    ("jaxdbg debugger backend", debugger_feature.install),
+    ("interrupts reach breakpoints on worker threads", interrupts.install),
+    ("sharding widget and diagrams", sharding_display.install),
 ]

@@ -8,13 +8,14 @@ notebook it renders as a live table (:mod:`jaxdbg_widgets.notebook.printlog_widg
 from __future__ import annotations
 
 import collections
-import datetime
 import itertools
 import threading
+import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from jaxdbg_widgets.core.sinks import add_print_sink
 from jaxdbg_widgets.notebook import cells
 
 DEFAULT_CAPACITY = 10_000
@@ -47,8 +48,8 @@ class LogEntry:
     @property
     def clock(self) -> str:
         """Local wall-clock time of the print, to the millisecond."""
-        moment = datetime.datetime.fromtimestamp(self.timestamp)
-        return moment.strftime("%H:%M:%S.%f")[:-3]
+        millis = int(self.timestamp * 1000) % 1000
+        return f"{time.strftime('%H:%M:%S', time.localtime(self.timestamp))}.{millis:03d}"
 
     @property
     def summary(self) -> str:
@@ -88,8 +89,6 @@ class PrintLog:
     def attach(self) -> None:
         """Start receiving every host print (a no-op when already attached)."""
         if self._detach is None:
-            from jaxdbg_widgets.core.sinks import add_print_sink
-
             self._detach = add_print_sink(self.add)
 
     def close(self) -> None:

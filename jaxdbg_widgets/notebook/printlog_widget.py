@@ -14,12 +14,12 @@ import anywidget
 import traitlets
 
 from jaxdbg_widgets._assets import asset
-from jaxdbg_widgets.notebook.esm import joined_module
 from jaxdbg_widgets.notebook.printlog import LogEntry, PrintLog
 from jaxdbg_widgets.notebook.throttle import Throttle
+from jaxdbg_widgets.sharding.esm import inlined_module
 
 DEFAULT_LIMIT = 200
-DEFAULT_INTERVAL = 0.05
+DEFAULT_INTERVAL = 0.1
 
 
 def entry_row(entry: LogEntry) -> dict[str, Any]:
@@ -37,19 +37,17 @@ def entry_row(entry: LogEntry) -> dict[str, Any]:
 class PrintLogWidget(anywidget.AnyWidget):
     """Table of a print log with a filter box; ``query`` is what the user typed."""
 
-    _esm = joined_module("printlog.js")
+    _esm = inlined_module("printlog.js")
     _css = asset("printlog.css")
 
-    rows = traitlets.List(traitlets.Dict()).tag(sync=True)
+    rows = traitlets.List().tag(sync=True)
     stats = traitlets.Dict().tag(sync=True)
     query = traitlets.Unicode("").tag(sync=True)
     limit = traitlets.Int(DEFAULT_LIMIT).tag(sync=True)
 
-    def __init__(
-        self, log: PrintLog, *, interval: float = DEFAULT_INTERVAL, **kwargs: Any
-    ) -> None:
+    def __init__(self, log: PrintLog, *, interval: float = DEFAULT_INTERVAL, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.log = log
+        self.print_log = log
         self._refresh_lock = threading.Lock()
         self.throttle = Throttle(self.refresh, interval)
         self._unsubscribe = log.subscribe(self.throttle.poke)
@@ -59,21 +57,23 @@ class PrintLogWidget(anywidget.AnyWidget):
     def refresh(self) -> None:
         """Recompute the visible rows and counts and send them in one message."""
         with self._refresh_lock:
-            entries, matched = self.log.newest(self.query, max(0, self.limit))
+            entries, matched = self.print_log.newest(self.query, max(0, self.limit))
             with self.hold_sync():
                 self.rows = [entry_row(entry) for entry in entries]
                 self.stats = {
-                    "seen": self.log.seen,
-                    "kept": len(self.log),
-                    "dropped": self.log.dropped,
+                    "seen": self.print_log.seen,
+                    "kept": len(self.print_log),
+                    "dropped": self.print_log.dropped,
                     "matched": matched,
-                    "capacity": self.log.capacity,
+                    "capacity": self.print_log.capacity,
                 }
 
     def close(self) -> None:
         """Stop following the log and close the comm."""
-        self._unsubscribe()
+        unsubscribe = getattr(self, "_unsubscribe", None)
+        if unsubscribe is not None:
+            unsubscribe()
         super().close()
 
     def __repr__(self) -> str:
-        return repr(self.log)
+        return repr(self.print_log)

@@ -6,8 +6,9 @@ request the kernel started most recently. JAX dispatches asynchronously, so a ca
 after its cell has returned and the next cell has started; its output then shows up there.
 
 The fix is to keep each cell open until the effects it dispatched are done: a ``post_execute``
-hook calls ``jax.effects_barrier()``. Every callback of the cell then writes while the cell's
-header is still the kernel's current one, whatever thread it runs on. The same hooks record the
+hook waits for them (the core's recoverable ``effects_barrier``). Every callback of the cell
+then writes while the cell's header is still the kernel's current one, whatever thread it
+runs on. The same hooks record the
 running cell's execution count for the print log, and ``jax.debug.print`` is pointed at
 ``jaxdbg_widgets.print`` so its prints reach the log too.
 """
@@ -18,6 +19,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+from jaxdbg_widgets.core.barrier import effects_barrier
 from jaxdbg_widgets.notebook import cells
 
 Undo = Callable[[], None]
@@ -26,19 +28,24 @@ Undo = Callable[[], None]
 def wait_for_effects() -> None:
     """Block until every computation dispatched from this thread has finished its effects.
 
-    A failure inside such a computation is reported in one line on stderr: the cell is over,
-    so raising would only produce a confusing traceback from a hook.
+    A failure inside such a computation is reported in one line on stderr, once: the cell is
+    over, so raising would only produce a confusing traceback from a hook. The core's barrier
+    is used because ``jax.effects_barrier`` would raise the same failure after every later cell.
     """
-    jax = sys.modules.get("jax")
-    if jax is None:
-        return
     try:
-        jax.effects_barrier()
+        effects_barrier()
     except Exception as err:
         print(
-            f"jaxdbg: a computation started in this cell failed: {type(err).__name__}: {err}",
-            file=sys.stderr,
+            f"jaxdbg: a computation started in this cell failed: {_one_line(err)}", file=sys.stderr
         )
+
+
+def _one_line(err: Exception) -> str:
+    """``ValueError: bad value``, also when the error carries a callback's traceback as text."""
+    lines = [line for line in str(err).splitlines() if line.strip()]
+    if len(lines) > 1 and "Traceback (most recent call last)" in str(err):
+        return lines[-1].strip()
+    return f"{type(err).__name__}: {lines[0] if lines else ''}".rstrip(": ")
 
 
 def install(ip: Any) -> Undo:

@@ -13,7 +13,9 @@ _log: PrintLog | None = None
 def session_log() -> PrintLog:
     """The log the extension keeps; raises RuntimeError when the extension is not loaded."""
     if _log is None:
-        raise RuntimeError("the print log is collected once the extension is loaded: %load_ext jaxdbg")
+        raise RuntimeError(
+            "the print log is collected once the extension is loaded: %load_ext jaxdbg"
+        )
     return _log
 
 

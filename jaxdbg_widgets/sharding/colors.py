@@ -24,11 +24,11 @@ def cell_colors(count: int, color_map: ColorMap = None) -> list[str]:
     if count <= 0:
         return []
     if color_map is None and count > _LISTED_LIMIT:
-        samples = [_golden_color(i) for i in range(count)]
+        samples = _golden_colors(count)
     else:
         lookup = _resolve(DEFAULT_MAP if color_map is None else color_map)
-        positions = _spread_order(count)
-        samples = [_to_hex(lookup(_sample_point(p, count))) for p in positions]
+        points = [_sample_point(p, count) for p in _spread_order(count)]
+        samples = [_to_hex(c) for c in _looked_up(lookup, points)]
     return _made_unique(samples)
 
 
@@ -66,6 +66,17 @@ def _resolve(color_map: str | Callable[[float], Any]) -> Callable[[float], Any]:
     )
 
 
+def _looked_up(lookup: Callable[[float], Any], points: list[float]) -> list[Any]:
+    """Colours at ``points``; a matplotlib Colormap is asked once for all of them."""
+    import matplotlib.colors as mcolors
+
+    if isinstance(lookup, mcolors.Colormap):
+        import numpy as np
+
+        return list(lookup(np.asarray(points)))
+    return [lookup(point) for point in points]
+
+
 def _spread_order(count: int) -> list[int]:
     """Visit all ``count`` map positions with a stride near half the range, coprime to it."""
     stride = count // 2 + 1
@@ -78,11 +89,31 @@ def _sample_point(position: int, count: int) -> float:
     return position / (count - 1) if count > 1 else 0.0
 
 
-def _golden_color(i: int) -> str:
+def _golden_colors(count: int) -> list[str]:
+    """Hues a golden-ratio turn apart, cycling lightness and saturation: distinct for any count."""
+    import numpy as np
+
+    i = np.arange(count)
     hue = (i * _GOLDEN_TURN) % 1.0
-    lightness = (0.42, 0.58, 0.5, 0.66, 0.36)[i % 5]
-    saturation = (0.7, 0.55, 0.85)[i % 3]
-    return _to_hex(colorsys.hls_to_rgb(hue, lightness, saturation))
+    light = np.array([0.42, 0.58, 0.5, 0.66, 0.36])[i % 5]
+    sat = np.array([0.7, 0.55, 0.85])[i % 3]
+    high = np.where(light <= 0.5, light * (1 + sat), light + sat - light * sat)
+    low = 2 * light - high
+    channels = [_hue_channel(low, high, hue + shift) for shift in (1 / 3, 0.0, -1 / 3)]
+    rgb = np.rint(np.clip(np.stack(channels, axis=1), 0, 1) * 255).astype(int)
+    return [f"#{r:02X}{g:02X}{b:02X}" for r, g, b in rgb.tolist()]
+
+
+def _hue_channel(low: Any, high: Any, hue: Any) -> Any:
+    """One RGB channel of HLS -> RGB, element-wise over numpy arrays (as ``colorsys`` does)."""
+    import numpy as np
+
+    h = hue % 1.0
+    return np.select(
+        [h < 1 / 6, h < 0.5, h < 2 / 3],
+        [low + (high - low) * h * 6, high, low + (high - low) * (2 / 3 - h) * 6],
+        low,
+    )
 
 
 def _to_hex(color: Any) -> str:
@@ -105,26 +136,30 @@ def _rgb255(color: str) -> tuple[int, int, int]:
 
 
 def _made_unique(colors: list[str]) -> list[str]:
+    """Keep first uses; turn the k-th repeat of a colour into its k-th variant, then nudge to free."""
+    if len(set(colors)) == len(colors):
+        return colors
     seen: set[str] = set()
-    next_step: dict[str, int] = {}
+    repeats: dict[str, int] = {}
     result = []
     for color in colors:
-        candidate, step = color, next_step.get(color, 0)
+        k = repeats.get(color, 0)
+        repeats[color] = k + 1
+        candidate = _variant(color, k) if k else color
+        value = int(candidate[1:], 16)
         while candidate in seen:
-            step += 1
-            candidate = _shifted(color, step)
-        next_step[color] = step
+            value = (value + 0x010305) % 0x1000000
+            candidate = f"#{value:06X}"
         seen.add(candidate)
         result.append(candidate)
     return result
 
 
-def _shifted(color: str, step: int) -> str:
-    """The ``step``-th lightness/saturation variant of ``color``, alternating lighter and darker."""
+def _variant(color: str, k: int) -> str:
+    """A colour of the same family: lightness alternates lighter/darker, hue drifts every 8."""
     r, g, b = (c / 255 for c in _rgb255(color))
     hue, light, sat = colorsys.rgb_to_hls(r, g, b)
-    amount = 0.07 * ((step + 1) // 2)
-    light = light + amount if step % 2 else light - amount
-    light = 0.15 + (light - 0.15) % 0.75
-    sat = min(1.0, sat * (1.0 - 0.02 * (step // 8)) + 0.01 * (step % 8))
-    return _to_hex(colorsys.hls_to_rgb(hue, light, sat))
+    offset = 0.09 * ((k % 8 + 1) // 2) * (1 if k % 2 else -1)
+    light = 0.12 + (light + offset - 0.12) % 0.8
+    hue = (hue + 0.021 * (k // 8)) % 1.0
+    return _to_hex(colorsys.hls_to_rgb(hue, light, max(sat, 0.35 if k >= 8 else sat)))

@@ -11,11 +11,13 @@ import math
 import operator
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from functools import cached_property
+from typing import Any, NamedTuple
+
+from jaxdbg_widgets.sharding.bulk import collector_paused
 
 
-@dataclass(frozen=True, order=True)
-class Device:
+class Device(NamedTuple):
     """The parts of a device the views show."""
 
     id: int
@@ -23,43 +25,52 @@ class Device:
     process_index: int
 
 
-@dataclass(frozen=True)
-class Cell:
-    """One distinct shard: its index range per dimension and every device holding a copy."""
+class Cell(NamedTuple):
+    """One distinct shard: its index range per dimension and every device holding a copy.
+
+    ``label`` is ``CPU 0,1`` (platform and holders), ``index_text`` the slices, e.g. ``[0:16, 8:16]``.
+    Build it with :func:`make_cell`, which derives the fields after ``devices``.
+    """
 
     bounds: tuple[tuple[int, int], ...]
     position: tuple[int, ...]
     devices: tuple[Device, ...]
-
-    @property
-    def device_ids(self) -> tuple[int, ...]:
-        return tuple(d.id for d in self.devices)
-
-    @property
-    def platform(self) -> str:
-        return self.devices[0].platform.upper()
-
-    @property
-    def process_indices(self) -> tuple[int, ...]:
-        return tuple(sorted({d.process_index for d in self.devices}))
+    device_ids: tuple[int, ...]
+    platform: str
+    process_indices: tuple[int, ...]
+    shard_shape: tuple[int, ...]
+    label: str
+    index_text: str
 
     @property
     def replicas(self) -> int:
         return len(self.devices)
 
-    @property
-    def shard_shape(self) -> tuple[int, ...]:
-        return tuple(stop - start for start, stop in self.bounds)
 
-    @property
-    def label(self) -> str:
-        """``CPU 0,1``: the platform and the ids of the devices holding this shard."""
-        return f"{self.platform} " + ",".join(str(i) for i in self.device_ids)
-
-    @property
-    def index_text(self) -> str:
-        """The shard's index as slices, e.g. ``[0:16, 8:16]`` (``[]`` for a scalar)."""
-        return "[" + ", ".join(f"{start}:{stop}" for start, stop in self.bounds) + "]"
+def make_cell(
+    bounds: tuple[tuple[int, int], ...], position: tuple[int, ...], devices: Sequence[Device]
+) -> Cell:
+    """A cell for the shard at ``bounds`` held by ``devices`` (sorted by id here)."""
+    if len(devices) == 1:
+        held = (devices[0],)
+        ids = (held[0].id,)
+        processes = (held[0].process_index,)
+    else:
+        held = tuple(sorted(devices))
+        ids = tuple([d.id for d in held])
+        processes = tuple(sorted({d.process_index for d in held}))
+    platform = held[0].platform.upper()
+    return Cell(
+        bounds,
+        position,
+        held,
+        ids,
+        platform,
+        processes,
+        tuple([stop - start for start, stop in bounds]),
+        f"{platform} " + ",".join(map(str, ids)),
+        "[" + ", ".join([f"{a}:{b}" for a, b in bounds]) + "]",
+    )
 
 
 @dataclass(frozen=True)
@@ -86,12 +97,13 @@ class ShardingLayout:
     spec: tuple[tuple[str, ...] | None, ...] | None
     dtype: str | None
     itemsize: int | None
+    nominal_shape: bool = False
 
-    @property
+    @cached_property
     def devices(self) -> tuple[Device, ...]:
         return tuple(sorted(d for cell in self.cells for d in cell.devices))
 
-    @property
+    @cached_property
     def process_indices(self) -> tuple[int, ...]:
         return tuple(sorted({d.process_index for d in self.devices}))
 
@@ -146,27 +158,31 @@ class ShardingLayout:
         ]
 
 
-def sharding_layout(shape: Sequence[int], sharding: Any, *, dtype: Any = None) -> ShardingLayout:
-    """Compute the layout of an array of ``shape`` under ``sharding`` (``dtype`` adds byte sizes)."""
+def sharding_layout(
+    shape: Sequence[int], sharding: Any, *, dtype: Any = None, nominal_shape: bool = False
+) -> ShardingLayout:
+    """Compute the layout of an array of ``shape`` under ``sharding`` (``dtype`` adds byte sizes).
+
+    ``nominal_shape`` marks a shape made up to draw a sharding on its own (no real array).
+    """
     shape = _checked_shape(shape)
-    indices_map = _indices_map(sharding, shape)
-    by_bounds: dict[tuple[tuple[int, int], ...], list[Device]] = {}
-    for device, index in indices_map.items():
-        bounds = _bounds(index, shape)
-        by_bounds.setdefault(bounds, []).append(_device(device))
-    starts = [sorted({b[d][0] for b in by_bounds}) for d in range(len(shape))]
-    position_of = [{start: i for i, start in enumerate(s)} for s in starts]
-    cells = sorted(
-        (
-            Cell(
-                bounds=bounds,
-                position=tuple(position_of[d][bounds[d][0]] for d in range(len(shape))),
-                devices=tuple(sorted(devices)),
-            )
-            for bounds, devices in by_bounds.items()
-        ),
-        key=lambda cell: cell.position,
-    )
+    with collector_paused():
+        by_bounds: dict[tuple[tuple[int, int], ...], list[Device]] = {}
+        for device, index in _indices_map(sharding, shape).items():
+            by_bounds.setdefault(_bounds(index, shape), []).append(_device(device))
+        starts = [sorted({b[d][0] for b in by_bounds}) for d in range(len(shape))]
+        position_of = [{start: i for i, start in enumerate(s)} for s in starts]
+        cells = sorted(
+            (
+                make_cell(
+                    bounds,
+                    tuple([at[b[0]] for at, b in zip(position_of, bounds, strict=True)]),
+                    held,
+                )
+                for bounds, held in by_bounds.items()
+            ),
+            key=lambda cell: cell.position,
+        )
     mesh_axes, spec = _mesh_and_spec(sharding)
     dtype_name, itemsize = _dtype_info(dtype)
     return ShardingLayout(
@@ -178,6 +194,7 @@ def sharding_layout(shape: Sequence[int], sharding: Any, *, dtype: Any = None) -
         spec=spec,
         dtype=dtype_name,
         itemsize=itemsize,
+        nominal_shape=nominal_shape,
     )
 
 

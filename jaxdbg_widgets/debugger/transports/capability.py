@@ -72,7 +72,7 @@ def supports_pumping(kernel: Any) -> bool:
     return (
         getattr(kernel, "shell_stream", None) is not None
         and callable(getattr(kernel, "dispatch_shell", None))
-        and all(hasattr(queue, name) for name in ("get_nowait", "put_nowait"))
+        and all(hasattr(queue, name) for name in ("qsize", "get_nowait", "put_nowait"))
         and _has_parent_tracking(kernel)
     )
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import threading
 from typing import Any
 
+from jaxdbg_widgets.debugger.transports import interrupts
 from jaxdbg_widgets.debugger.transports.capability import Tier
 from jaxdbg_widgets.debugger.transports.cell_parent import CellParent
 from jaxdbg_widgets.debugger.transports.mailbox import Mailbox
@@ -28,6 +29,9 @@ class Inbox:
     """
 
     tier: Tier
+    # False where the tier's own dispatch still publishes under the message's parent after the
+    # handler returns (it then restores the cell's parent itself).
+    restore_parent_in_handler = True
 
     def __init__(self, comm: Any, cell: CellParent) -> None:
         with _open_lock:
@@ -37,6 +41,7 @@ class Inbox:
         self._comm = comm
         self._cell = cell
         self._mailbox = Mailbox()
+        self._interrupt_key = interrupts.add_waiter(self._mailbox.interrupt)
         self._closed = False
         self._saved: dict[str, Any] = {}
         self._override("handle_msg", self._wrap(comm.handle_msg))
@@ -48,7 +53,8 @@ class Inbox:
     def get(self, timeout: float | None = None) -> Any | None:
         """Block until the front end sends a custom message; its content, or None on timeout.
 
-        A kernel interrupt while waiting raises ``KeyboardInterrupt`` on this thread.
+        A kernel interrupt while the inbox is open raises ``KeyboardInterrupt`` on this thread,
+        at once if it is waiting here, else on its next ``get``.
         """
         if self._closed:
             raise RuntimeError("this inbox is closed")
@@ -62,6 +68,7 @@ class Inbox:
             return
         self._closed = True
         self._mailbox.close()
+        interrupts.remove_waiter(self._interrupt_key)
         self._stop_routing()
         attributes = vars(self._comm)
         for name, previous in self._saved.items():
@@ -96,10 +103,10 @@ class Inbox:
             try:
                 handle_msg(msg)
             finally:
-                self._cell.restore()
+                if self.restore_parent_in_handler:
+                    self._cell.restore()
                 data = msg.get("content", {}).get("data") or {}
                 if data.get("method") == "custom":
                     self._mailbox.put(data.get("content"))
 
         return handle_and_queue
-

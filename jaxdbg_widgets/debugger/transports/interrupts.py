@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import itertools
 import os
 import signal
 import socket
@@ -19,6 +20,7 @@ from typing import Any
 
 _lock = threading.Lock()
 _waiters: dict[int, Callable[[], None]] = {}
+_keys = itertools.count()
 _watcher: _Watcher | None = None
 
 
@@ -78,23 +80,34 @@ def install(ip: Any = None) -> Callable[[], None]:
     return undo
 
 
-@contextlib.contextmanager
-def notify_on_interrupt(callback: Callable[[], None]) -> Iterator[None]:
-    """Call ``callback`` (from the watcher thread) if SIGINT arrives while inside this block.
+def add_waiter(callback: Callable[[], None]) -> int | None:
+    """Call ``callback`` (from the watcher thread) on SIGINT until removed; returns its key.
 
-    On the main thread nothing is registered: SIGINT raises ``KeyboardInterrupt`` there itself.
+    Nothing is registered on the main thread (``None``): SIGINT raises ``KeyboardInterrupt``
+    there by itself.
     """
     if threading.current_thread() is threading.main_thread():
-        yield
-        return
-    key = threading.get_ident()
+        return None
+    key = next(_keys)
     with _lock:
         _waiters[key] = callback
+    return key
+
+
+def remove_waiter(key: int | None) -> None:
+    if key is not None:
+        with _lock:
+            _waiters.pop(key, None)
+
+
+@contextlib.contextmanager
+def notify_on_interrupt(callback: Callable[[], None]) -> Iterator[None]:
+    """Call ``callback`` if SIGINT arrives while this worker thread is inside the block."""
+    key = add_waiter(callback)
     try:
         yield
     finally:
-        with _lock:
-            _waiters.pop(key, None)
+        remove_waiter(key)
 
 
 def _set_async_exc(thread_id: int, exc: type[BaseException] | None) -> None:

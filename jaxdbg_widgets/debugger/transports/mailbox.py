@@ -7,8 +7,6 @@ import threading
 import time
 from typing import Any
 
-from jaxdbg_widgets.debugger.transports import interrupts
-
 
 class Mailbox:
     """Items put from any thread are taken in order; ``take`` raises on a kernel interrupt."""
@@ -18,6 +16,10 @@ class Mailbox:
         self._ready = threading.Condition(threading.Lock())
         self._interrupted = False
         self._closed = False
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
 
     def put(self, item: Any) -> None:
         with self._ready:
@@ -37,17 +39,17 @@ class Mailbox:
             self._ready.notify_all()
 
     def take(self, timeout: float | None) -> tuple[bool, Any]:
-        """``(True, item)`` once one is there, ``(False, None)`` after ``timeout`` seconds."""
+        """``(True, item)`` once one is there, ``(False, None)`` after ``timeout`` seconds or
+        once closed; raises ``KeyboardInterrupt`` if :meth:`interrupt` was called."""
         deadline = None if timeout is None else time.monotonic() + timeout
-        with interrupts.notify_on_interrupt(self.interrupt), self._ready:
-            self._interrupted = False
-            while not self._items:
-                if self._closed:
-                    return False, None
+        with self._ready:
+            while True:
                 if self._interrupted:
+                    self._interrupted = False
                     raise KeyboardInterrupt("interrupted while waiting at a breakpoint")
+                if self._items:
+                    return True, self._items.popleft()
                 remaining = None if deadline is None else deadline - time.monotonic()
-                if remaining is not None and remaining <= 0:
+                if self._closed or (remaining is not None and remaining <= 0):
                     return False, None
                 self._ready.wait(remaining)
-            return True, self._items.popleft()

@@ -8,6 +8,7 @@ every other message back, in order, for the main loop to handle after the cell.
 
 from __future__ import annotations
 
+import collections
 import contextvars
 import threading
 import time
@@ -15,7 +16,6 @@ from collections.abc import Coroutine
 from typing import Any
 
 from jaxdbg_widgets.debugger.transports.capability import Tier
-from jaxdbg_widgets.debugger.transports.cell_parent import CellParent
 from jaxdbg_widgets.debugger.transports.inbox import Inbox
 
 STEP_SECONDS = 0.005
@@ -39,6 +39,7 @@ class PumpInbox(Inbox):
     """``get`` pumps the shell channel between short waits on the mailbox."""
 
     tier = Tier.PUMP
+    restore_parent_in_handler = False
 
     def _wait(self, timeout: float | None) -> Any | None:
         deadline = None if timeout is None else time.monotonic() + timeout
@@ -51,30 +52,47 @@ class PumpInbox(Inbox):
                 return item
 
     def _pump(self) -> None:
+        """Dispatch this comm's queued messages; an interrupt midway loses no other message."""
         kernel = self._cell.kernel
         with _pump_lock:
             kernel.shell_stream.flush()
-            waiting = []
-            while True:
-                try:
-                    waiting.append(kernel.msg_queue.get_nowait())
-                except Exception:
-                    break
-            for entry in waiting:
-                if self._is_mine(entry):
-                    _run_to_completion(entry[1](*entry[2]))
-                else:
+            waiting = collections.deque()
+            while kernel.msg_queue.qsize():
+                waiting.append(kernel.msg_queue.get_nowait())
+            try:
+                while waiting:
+                    entry = waiting.popleft()
+                    if self._is_mine(entry):
+                        self._dispatch(entry)
+                    else:
+                        kernel.msg_queue.put_nowait(entry)
+            finally:
+                for entry in waiting:
                     kernel.msg_queue.put_nowait(entry)
 
+    def _dispatch(self, entry: tuple[Any, Any, tuple[Any, ...]]) -> None:
+        """Run the kernel's own dispatch of one queued message, then give the cell its parent."""
+        try:
+            _run_to_completion(entry[1](*entry[2]))
+        finally:
+            self._cell.restore()
+
     def _is_mine(self, entry: tuple[Any, Any, tuple[Any, ...]]) -> bool:
-        """Whether a queued ``(index, dispatch, (frames,))`` entry is a comm message for us."""
+        """Whether a queued ``(index, dispatch, (frames,))`` entry is a comm message for us.
+
+        Header and content are unpacked without ``deserialize``, whose replay check would
+        then reject the message when the kernel dispatches it for real.
+        """
         session = self._cell.kernel.session
         try:
             _, frames = session.feed_identities(entry[2][0], copy=False)
-            msg = session.deserialize(frames, content=True, copy=False)
+            header = session.unpack(_bytes(frames[1]))
+            if header.get("msg_type") not in _COMM_MESSAGES:
+                return False
+            return session.unpack(_bytes(frames[4])).get("comm_id") == self.comm_id
         except Exception:
             return False
-        return (
-            msg["header"]["msg_type"] in _COMM_MESSAGES
-            and msg["content"].get("comm_id") == self.comm_id
-        )
+
+
+def _bytes(frame: Any) -> bytes:
+    return frame.bytes if hasattr(frame, "bytes") else bytes(frame)

@@ -1,0 +1,158 @@
+"""``breakpoint``, ``breakpoint_if`` and ``breakpoint_if_nonfinite`` on the core primitive.
+
+The backend is looked up in JAX's debugger registry when the breakpoint is hit and called
+as ``backend(frames, thread_id, **kwargs)`` under one lock. Under ``vmap`` the default is one
+session per batch (``batch_size=N`` passed, batched locals stacked on axis 0).
+"""
+
+from __future__ import annotations
+
+import inspect
+import math
+import threading
+from collections.abc import Callable
+from typing import Any
+
+import jax
+from jax import numpy as jnp
+
+from jaxdbg_widgets.core import jax_registry
+from jaxdbg_widgets.core.errors import DebuggerQuit
+from jaxdbg_widgets.core.frames import CapturedFrames, capture
+from jaxdbg_widgets.core.primitive import Batch, bind, check_vmap_method, current_thread_id
+
+debug_lock = threading.RLock()
+"""Serialises debugger sessions: breakpoints hit on several threads are served in turn."""
+
+_BATCH_KWARGS = ("batch_size", "batch_indices")
+
+
+def _accepts(backend: Callable[..., Any], name: str) -> bool:
+    try:
+        parameters = inspect.signature(backend).parameters.values()
+    except (TypeError, ValueError):
+        return False
+    return any(p.kind is p.VAR_KEYWORD or p.name == name for p in parameters)
+
+
+def _flatten_batch(values: list[Any], batch: Batch) -> list[Any]:
+    """Stack batched values along one leading axis (nested vmaps flattened)."""
+    rank = len(batch.shape)
+    return [
+        jnp.reshape(v, (batch.size, *v.shape[rank:])) if flag and rank != 1 else v
+        for v, flag in zip(values, batch.batched, strict=True)
+    ]
+
+
+def _session(backend_name: str | None, captured: CapturedFrames, kwargs: dict[str, Any]):
+    def host(values, batch: Batch | None) -> None:
+        extra: dict[str, Any] = {}
+        if batch is None:
+            frames = captured.rebuild(values)
+        else:
+            frames = captured.rebuild(_flatten_batch(list(values), batch), batch.batched)
+            extra["batch_size"] = batch.size if batch.indices is None else len(batch.indices)
+            if batch.indices is not None:
+                extra["batch_indices"] = batch.indices
+        backend = jax_registry.lookup(backend_name)
+        extra = {k: v for k, v in extra.items() if _accepts(backend, k)}
+        with debug_lock:
+            try:
+                backend(frames, current_thread_id(), **kwargs, **extra)
+            except SystemExit as exit_:
+                raise DebuggerQuit() from exit_
+
+    return host
+
+
+def _check(ordered: bool, token: Any, vmap_method: str, kwargs: dict[str, Any]) -> None:
+    if token is not None and ordered:
+        raise ValueError("`ordered` and `token` are mutually exclusive arguments.")
+    check_vmap_method(vmap_method)
+    reserved = [name for name in _BATCH_KWARGS if name in kwargs]
+    if reserved:
+        raise TypeError(f"breakpoint sets {reserved} itself; do not pass them")
+
+
+def _with_token(token: Any, captured: CapturedFrames, host_fn) -> Any:
+    """Run the session once ``token`` is computed and return it (JAX's ``token=`` form)."""
+    token, operands = jax.lax.stop_gradient((token, captured.operands))
+
+    def run(token_value, *values):
+        host_fn(list(values), None)
+        return token_value
+
+    shapes = jax.tree_util.tree_map(lambda t: jax.ShapeDtypeStruct(t.shape, t.dtype), token)
+    return jax.pure_callback(run, shapes, token, *operands, vmap_method="sequential")
+
+
+def breakpoint(
+    *,
+    backend: str | None = None,
+    filter_frames: bool = True,
+    num_frames: int | None = None,
+    ordered: bool = False,
+    token: Any = None,
+    vmap_method: str = "expand_dims",
+    **kwargs: Any,
+) -> Any:
+    """Enter the debugger here, like ``jax.debug.breakpoint``.
+
+    Under ``vmap`` the default ``vmap_method="expand_dims"`` opens one session per batch;
+    ``"sequential"`` opens one per element as JAX does.
+    """
+    _check(ordered, token, vmap_method, kwargs)
+    captured = capture(filter_frames=filter_frames, num_frames=num_frames)
+    host_fn = _session(backend, captured, kwargs)
+    if token is not None:
+        return _with_token(token, captured, host_fn)
+    bind(captured.operands, host_fn, ordered=ordered, vmap_method=vmap_method)
+    return None
+
+
+def breakpoint_if(
+    pred: Any,
+    *,
+    backend: str | None = None,
+    filter_frames: bool = True,
+    num_frames: int | None = None,
+    ordered: bool = False,
+    vmap_method: str = "expand_dims",
+    **kwargs: Any,
+) -> None:
+    """Enter the debugger only where the boolean scalar ``pred`` holds (per element under vmap).
+
+    The check runs on device: nothing reaches the host where ``pred`` is false. Under ``vmap``
+    the session sees only the elements where it holds, and their indices as ``batch_indices``.
+    """
+    _check(ordered, None, vmap_method, kwargs)
+    pred = jnp.asarray(pred)
+    if pred.shape != () or pred.dtype != jnp.bool_:
+        raise TypeError(
+            "breakpoint_if needs a boolean scalar predicate, "
+            f"but got {pred.dtype}{list(pred.shape)}"
+        )
+    captured = capture(filter_frames=filter_frames, num_frames=num_frames)
+    bind(
+        captured.operands,
+        _session(backend, captured, kwargs),
+        ordered=ordered,
+        vmap_method=vmap_method,
+        pred=pred,
+    )
+
+
+def _nonfinite(leaf: Any) -> Any:
+    leaf = jnp.asarray(leaf)
+    if not jnp.issubdtype(leaf.dtype, jnp.inexact) or math.prod(leaf.shape) == 0:
+        return jnp.bool_(False)
+    return jnp.any(~jnp.isfinite(leaf))
+
+
+def breakpoint_if_nonfinite(*arrays: Any, **kwargs: Any) -> None:
+    """Enter the debugger where any floating value in ``arrays`` (pytrees) is NaN or infinite."""
+    leaves = jax.tree_util.tree_leaves(arrays)
+    if not leaves:
+        raise TypeError("breakpoint_if_nonfinite needs at least one array to check")
+    pred = jnp.any(jnp.stack([_nonfinite(leaf) for leaf in leaves]))
+    breakpoint_if(pred, **kwargs)

@@ -1,0 +1,100 @@
+"""``callback``: ``jax.debug.callback`` on the core primitive, with ``vmap_method``.
+
+With ``vmap_method="expand_dims"`` the callback runs once per batch on arrays with leading
+batch axes; ``current_batch()`` tells it the batch shape and which arguments are batched.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+import jax
+
+from jaxdbg_widgets.core.arguments import SplitArguments, check_two_call_form, split_arguments
+from jaxdbg_widgets.core.primitive import Batch, bind, check_vmap_method
+
+
+@dataclass(frozen=True)
+class BatchInfo:
+    """The batch a callback is running on: vmap axis sizes and the batched arguments.
+
+    ``batched`` mirrors the callback's ``(args, kwargs)``: ``True`` at each array leaf that
+    carries the leading batch axes, ``False`` elsewhere.
+    """
+
+    shape: tuple[int, ...]
+    batched: tuple[tuple[Any, ...], dict[str, Any]]
+
+
+_current = threading.local()
+
+
+def current_batch() -> BatchInfo | None:
+    """The batch of the running ``expand_dims`` callback, ``None`` outside one."""
+    return getattr(_current, "batch", None)
+
+
+@contextmanager
+def _running_batch(info: BatchInfo | None):
+    previous = current_batch()
+    _current.batch = info
+    try:
+        yield
+    finally:
+        _current.batch = previous
+
+
+def _batch_info(split: SplitArguments, batch: Batch | None) -> BatchInfo | None:
+    if batch is None:
+        return None
+    merged = split.merge(batch.batched)
+    return BatchInfo(batch.shape, jax.tree_util.tree_map(lambda leaf: leaf is True, merged))
+
+
+def _callback_host_fn(fn: Callable[..., Any], split: SplitArguments):
+    def host(values, batch: Batch | None) -> None:
+        args, kwargs = split.merge(values)
+        if batch is None and current_batch() is None:
+            fn(*args, **kwargs)
+            return
+        with _running_batch(_batch_info(split, batch)):
+            fn(*args, **kwargs)
+
+    return host
+
+
+def callback(
+    callback: Callable[..., None] | None = None,
+    *args: Any,
+    ordered: bool = False,
+    partitioned: bool = False,
+    vmap_method: str = "sequential",
+    **kwargs: Any,
+) -> Callable[..., None] | None:
+    """Call a Python function from staged JAX code, like ``jax.debug.callback``."""
+    check_vmap_method(vmap_method)
+
+    def stage(fn: Callable[..., None], *c_args: Any, **c_kwargs: Any) -> None:
+        if not callable(fn):
+            raise TypeError(
+                "first argument to jaxdbg_widgets.callback must be callable, "
+                f"but got an object of type {type(fn)}"
+            )
+        split = split_arguments(c_args, c_kwargs)
+        bind(
+            split.dynamic,
+            _callback_host_fn(fn, split),
+            ordered=ordered,
+            partitioned=partitioned,
+            vmap_method=vmap_method,
+        )
+
+    if callback is not None:
+        stage(callback, *args, **kwargs)
+        return None
+    check_two_call_form("callback", args, kwargs)
+    return stage

@@ -1,0 +1,274 @@
+"""The ``jaxdbg`` backend in JAX's debugger registry: one session per breakpoint hit, served
+through the best front end this request can reach (widget clicks, typed lines, a script, or
+the headless policy).
+
+Breakpoints are served one at a time, whichever thread hits them. "Continue all" skips the
+remaining breakpoints of the same run (the same notebook cell; outside a kernel, until
+:func:`new_run`). Quit raises :class:`~jaxdbg_widgets.core.errors.DebuggerQuit`.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from jaxdbg_widgets.core import jax_registry
+from jaxdbg_widgets.core.errors import DebuggerQuit, remember
+from jaxdbg_widgets.debugger import headless, scripts
+from jaxdbg_widgets.debugger.protocol import apply_message
+from jaxdbg_widgets.debugger.session import Resume, Session
+from jaxdbg_widgets.debugger.transports.capability import Tier, current_kernel, detect_tier
+from jaxdbg_widgets.debugger.view import ViewBuilder
+
+BACKEND_NAME = "jaxdbg"
+PRIORITY = 10
+POLL_SECONDS = 0.25
+PROMPT = "(jdb) "
+
+
+class Inbox(Protocol):
+    """Messages the widget's front end sent (``model.send(content)``), as the transports give them."""
+
+    def get(self, timeout: float) -> Any | None: ...
+
+    def close(self) -> None: ...
+
+
+@dataclass
+class FrontEnd:
+    """Where commands come from; the defaults are the transports package, tests pass fakes."""
+
+    detect_tier: Callable[[], Tier]
+    open_inbox: Callable[[Any], Inbox]
+    read_line: Callable[[str], str | None]
+    display: Callable[[Any], Callable[[Any], None]]
+
+
+@dataclass
+class _Run:
+    key: Any
+    hits: int = 0
+    skip_rest: bool = False
+
+
+_serving = threading.Lock()
+_state_lock = threading.Lock()
+_run: _Run | None = None
+_outside_kernel_run = object()
+
+
+def new_run() -> None:
+    """Start counting breakpoints afresh (and stop skipping them after "continue all")."""
+    global _run
+    with _state_lock:
+        _run = None
+
+
+def _current_run() -> _Run:
+    global _run
+    key = _run_key()
+    with _state_lock:
+        if _run is None or _run.key != key:
+            _run = _Run(key)
+        return _run
+
+
+def _run_key() -> Any:
+    kernel = current_kernel()
+    if kernel is None:
+        return _outside_kernel_run
+    try:
+        return kernel.get_parent("shell").get("header", {}).get("msg_id")
+    except (AttributeError, TypeError):
+        return _outside_kernel_run
+
+
+def _default_front_end() -> FrontEnd:
+    from jaxdbg_widgets.debugger import transports
+
+    return FrontEnd(
+        detect_tier=detect_tier,
+        open_inbox=lambda widget: transports.open_inbox(widget),
+        read_line=lambda prompt: transports.read_line(prompt),
+        display=_display,
+    )
+
+
+def _display(widget: Any) -> Callable[[Any], None]:
+    from IPython.display import display
+
+    handle = display(widget, display_id=True)
+    return handle.update if handle is not None else lambda _obj: None
+
+
+def make_backend(front_end: Callable[[], FrontEnd] = _default_front_end) -> Callable[..., None]:
+    """A JAX debugger backend ``fn(frames, thread_id, **kwargs)`` using ``front_end``."""
+
+    def backend(frames: Sequence[Any], thread_id: int | None, **kwargs: Any) -> None:
+        run = _current_run()
+        with _serving:
+            with _state_lock:
+                run.hits += 1
+                if run.skip_rest:
+                    return
+            session = Session(
+                frames,
+                thread_id=thread_id,
+                batch_size=kwargs.get("batch_size"),
+                device=kwargs.get("device"),
+                hit=run.hits,
+            )
+            try:
+                resume = _serve(session, front_end())
+            except KeyboardInterrupt as interrupt:
+                error = KeyboardInterrupt(str(interrupt) or f"interrupted at {session.location}")
+                remember(error)
+                raise error from None
+            except BaseException as error:
+                remember(error)
+                raise
+            finally:
+                session.close()
+        _finish(session, resume, run)
+
+    return backend
+
+
+def _finish(session: Session, resume: Resume, run: _Run) -> None:
+    if resume is Resume.CONTINUE_ALL:
+        with _state_lock:
+            run.skip_rest = True
+    elif resume is Resume.QUIT:
+        error = DebuggerQuit(
+            f"the jaxdbg_widgets debugger was quit at {session.location}; "
+            "the computation was stopped"
+        )
+        remember(error)
+        raise error
+
+
+def _serve(session: Session, front_end: FrontEnd) -> Resume:
+    active = scripts.active()
+    if active is not None:
+        return _serve_script(session, active)
+    tier = front_end.detect_tier()
+    if tier in (Tier.SUBSHELL, Tier.PUMP):
+        from jaxdbg_widgets.debugger.transports.inbox import NoTransport
+
+        try:
+            return _serve_widget(session, front_end)
+        except NoTransport:
+            return _serve_lines(session, front_end, widget=True)
+    if tier in (Tier.STDIN, Tier.TERMINAL):
+        return _serve_lines(session, front_end, widget=tier is Tier.STDIN)
+    return _serve_headless(session)
+
+
+def _serve_widget(session: Session, front_end: FrontEnd) -> Resume:
+    from jaxdbg_widgets.debugger.widget import DebuggerWidget
+
+    builder = ViewBuilder(session)
+    widget = DebuggerWidget(view=builder.build())
+    inbox = front_end.open_inbox(widget)
+    update = front_end.display(widget)
+    status = "interrupted"
+    try:
+        while session.resume is None:
+            content = inbox.get(POLL_SECONDS)
+            if content is not None:
+                apply_message(session, content)
+                widget.view = builder.build()
+        status = session.resume.value
+        return session.resume
+    finally:
+        inbox.close()
+        widget.view = builder.build(status)
+        builder.forget()
+        update(widget)
+
+
+def _serve_lines(session: Session, front_end: FrontEnd, *, widget: bool) -> Resume:
+    from jaxdbg_widgets.debugger.widget import DebuggerWidget
+
+    builder = ViewBuilder(session)
+    view = DebuggerWidget(view=builder.build()) if widget else None
+    update = front_end.display(view) if view is not None else None
+    print(f"{_banner(session)}\n{session.context()}", flush=True)
+    status = "interrupted"
+    try:
+        while session.resume is None:
+            try:
+                line = front_end.read_line(PROMPT)
+            except EOFError:
+                line = "EOF"
+            if line is None:
+                return _serve_headless(session)
+            entry = session.run(line)
+            if entry.output:
+                print(entry.output, flush=True)
+            if view is not None:
+                view.view = builder.build()
+        status = session.resume.value
+        return session.resume
+    finally:
+        if view is not None and update is not None:
+            view.view = builder.build(status)
+            update(view)
+        builder.forget()
+
+
+def _serve_script(session: Session, active: scripts.Script) -> Resume:
+    lines = [_banner(session, stable=True)]
+    while session.resume is None:
+        command = active.next_command()
+        if command is None:
+            lines.append("(script has no more commands: continuing)")
+            session.resume = Resume.CONTINUE
+            break
+        entry = session.run(command)
+        lines.append(f"{PROMPT}{command}")
+        if entry.output:
+            lines.append(entry.output)
+    print("\n".join(lines), flush=True)
+    return session.resume
+
+
+def _serve_headless(session: Session) -> Resume:
+    policy = headless.current_policy()
+    if policy is headless.HeadlessPolicy.SCRIPT:
+        return _serve_script(session, scripts.Script(headless.script_commands()))
+    if policy is headless.HeadlessPolicy.RAISE:
+        raise DebuggerQuit(
+            f"breakpoint at {session.location} was reached with no front end to answer it "
+            f"(headless policy 'raise'; see %jaxdbg headless or ${headless.ENV_VAR})"
+        )
+    print(
+        f"jaxdbg: breakpoint at {session.location} continued: no front end can answer "
+        f"(headless policy 'continue'; see %jaxdbg headless or ${headless.ENV_VAR})",
+        flush=True,
+    )
+    session.resume = Resume.CONTINUE
+    return Resume.CONTINUE
+
+
+def _banner(session: Session, *, stable: bool = False) -> str:
+    """``Breakpoint 1 at f (In[3]:5), main thread``; ``stable`` hides thread numbers."""
+    where = session.thread_label
+    if stable and session.thread_id is not None:
+        where = "worker thread" + (f", {session.device}" if session.device else "")
+    batch = (
+        f", batch index {session.batch_index} of {session.batch_size}"
+        if session.batch_size
+        else ""
+    )
+    return f"Breakpoint {session.hit} at {session.location}, {where}{batch}"
+
+
+debugger_backend = make_backend()
+
+
+def install(ip: Any = None) -> Callable[[], None]:
+    """Register the backend as ``jaxdbg`` above JAX's CLI and Colab ones; return the undo."""
+    return jax_registry.register(BACKEND_NAME, debugger_backend, PRIORITY)

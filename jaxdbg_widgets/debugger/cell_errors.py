@@ -1,0 +1,64 @@
+"""Show a debugger quit (or an interrupt at a breakpoint) in the cell as itself.
+
+IPython calls a custom exception handler instead of showing the traceback, so the handler
+shows it (``_showtraceback`` is what ipykernel overrides to publish the error).
+
+XLA reports any exception raised in a host callback as a ``JaxRuntimeError`` holding a
+formatted traceback ("CpuCallback error ..."), and JAX logs that traceback too. With the
+extension loaded the cell shows the original ``DebuggerQuit`` or ``KeyboardInterrupt`` in one
+line instead, and the log record for it is dropped.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from jaxdbg_widgets.core.errors import DebuggerQuit, original_exception
+
+_QUIET = (DebuggerQuit, KeyboardInterrupt)
+_CALLBACK_LOGGERS = ("jax._src.debugging", "jax._src.callback")
+
+
+class _DropDebuggerExits(logging.Filter):
+    """Drops "callback failed" records whose exception is a quit or an interrupt."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        exc = record.exc_info[1] if record.exc_info else None
+        return not isinstance(exc, _QUIET)
+
+
+def _jax_runtime_error() -> type[BaseException]:
+    from jax.errors import JaxRuntimeError
+
+    return JaxRuntimeError
+
+
+def install(ip: Any) -> Callable[[], None]:
+    """Register the cell handler and the log filter; the undo restores IPython's handlers."""
+    previous_types, previous_handler = ip.custom_exceptions, ip.CustomTB
+    runtime_error = _jax_runtime_error()
+
+    def handler(shell: Any, etype: type, value: BaseException, tb: Any, tb_offset: Any = None):
+        original = original_exception(value) if isinstance(value, runtime_error) else None
+        if isinstance(original, _QUIET):
+            stb = shell.InteractiveTB.get_exception_only(type(original), original)
+            shell._showtraceback(type(original), original, stb)
+            return stb
+        if previous_types and issubclass(etype, previous_types):
+            return previous_handler(etype, value, tb, tb_offset=tb_offset)
+        shell.showtraceback((etype, value, tb), tb_offset=tb_offset)
+        return None
+
+    ip.set_custom_exc((*previous_types, runtime_error), handler)
+    log_filter = _DropDebuggerExits()
+    for name in _CALLBACK_LOGGERS:
+        logging.getLogger(name).addFilter(log_filter)
+
+    def undo() -> None:
+        ip.custom_exceptions, ip.CustomTB = previous_types, previous_handler
+        for name in _CALLBACK_LOGGERS:
+            logging.getLogger(name).removeFilter(log_filter)
+
+    return undo

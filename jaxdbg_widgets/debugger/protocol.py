@@ -1,0 +1,48 @@
+"""Messages a front end sends to a session (``model.send(...)`` in the widget), and their effect.
+
+``{"type": "command", "line": "p x"}`` runs a jdb command; ``{"type": "frame", "index": 2}``
+selects a frame; ``{"type": "batch", "index": 1}`` selects a ``vmap`` element;
+``{"type": "internal", "show": true}`` shows internal frames. Anything else is reported in the
+transcript as an error; it never ends the session.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from jaxdbg_widgets.debugger.session import Session
+from jaxdbg_widgets.debugger.values import short_repr
+
+
+def apply_message(session: Session, content: Any) -> None:
+    """Apply one front-end message to ``session``; bad messages become transcript errors."""
+    try:
+        _apply(session, content)
+    except (TypeError, ValueError, KeyError) as err:
+        session.note(f"<message {short_repr(content)}>", f"*** {err}", error=True)
+
+
+def _apply(session: Session, content: Any) -> None:
+    if not isinstance(content, dict):
+        raise TypeError("a debugger message must be an object with a 'type'")
+    kind = content.get("type")
+    if kind == "command":
+        line = content.get("line")
+        if not isinstance(line, str):
+            raise TypeError("a command message needs a string 'line'")
+        session.run(line)
+    elif kind == "frame":
+        session.select_frame(_index(content))
+    elif kind == "batch":
+        session.select_batch(_index(content))
+    elif kind == "internal":
+        session.set_show_internal(bool(content.get("show")))
+    else:
+        raise ValueError(f"unknown debugger message type {kind!r}")
+
+
+def _index(content: dict[str, Any]) -> int:
+    index = content.get("index")
+    if isinstance(index, bool) or not isinstance(index, int):
+        raise TypeError("'index' must be an integer")
+    return index

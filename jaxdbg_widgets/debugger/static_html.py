@@ -1,0 +1,93 @@
+"""A self-contained, read-only HTML rendering of a debugger view state.
+
+It travels in the widget's output bundle as ``text/html``, so a saved notebook or an
+nbconvert export still shows where the breakpoint was and what was evaluated there.
+"""
+
+from __future__ import annotations
+
+from html import escape
+from typing import Any
+
+from jaxdbg_widgets.debugger.values import format_summary
+
+_STATUS_TEXT = {
+    "waiting": "waiting at breakpoint",
+    "continue": "continued",
+    "continue_all": "continued (remaining breakpoints skipped)",
+    "quit": "quit: computation stopped",
+    "interrupted": "interrupted",
+}
+
+_BOX = (
+    "font-family:var(--jp-code-font-family,monospace);font-size:12px;"
+    "border:1px solid var(--jp-border-color2,#ccc);border-radius:4px;padding:6px 8px;"
+    "color:var(--jp-content-font-color1,inherit);background:var(--jp-layout-color1,transparent)"
+)
+_PRE = "margin:2px 0 6px 0;white-space:pre-wrap;word-break:break-all"
+_ERROR = "color:var(--jp-error-color1,#d32f2f)"
+_MUTED = "color:var(--jp-content-font-color2,#666)"
+
+
+def render(view: dict[str, Any]) -> str:
+    """The header, the frames, the current line and the transcript of ``view``, all escaped."""
+    parts = [f'<div class="jaxdbg-static" style="{_BOX}">', _header(view)]
+    parts.append(_frames(view))
+    parts.append(_transcript(view))
+    parts.append("</div>")
+    return "".join(parts)
+
+
+def _header(view: dict[str, Any]) -> str:
+    header = view.get("header", {})
+    status = _STATUS_TEXT.get(view.get("status", ""), str(view.get("status", "")))
+    batch = header.get("batch")
+    details = [header.get("thread", "")]
+    if batch:
+        details.append(f"batch index {batch['index']} of {batch['size']}")
+    details.append(f"breakpoint #{header.get('hit', 1)}")
+    return (
+        f"<div><b>jaxdbg</b> {escape(str(header.get('location', '')))} "
+        f'<span style="{_MUTED}">({escape(", ".join(d for d in details if d))}; '
+        f"{escape(status)})</span></div>"
+    )
+
+
+def _frames(view: dict[str, Any]) -> str:
+    frames = view.get("frames", [])
+    if not frames:
+        return ""
+    selected = view.get("selected", 0)
+    bold = ' style="font-weight:bold"'
+    items = "".join(
+        f"<li{bold if i == selected else ''}>"
+        f"{escape(f['function'])} ({escape(f['file'])}:{int(f['line'])})</li>"
+        for i, f in enumerate(frames)
+    )
+    return f'<ol start="0" style="margin:4px 0 4px 1.5em;padding:0">{items}</ol>' + _locals(view)
+
+
+def _locals(view: dict[str, Any]) -> str:
+    rows = view.get("locals", [])
+    if not rows:
+        return ""
+    body = "".join(
+        f"<tr><td>{escape(row['name'])}</td><td style=\"{_MUTED}\">{escape(row['type'])}</td>"
+        f"<td>{escape(format_summary(row['summary']) if 'summary' in row else row.get('repr', ''))}"
+        "</td></tr>"
+        for row in rows
+    )
+    return f'<table style="border-collapse:collapse;margin:4px 0">{body}</table>'
+
+
+def _transcript(view: dict[str, Any]) -> str:
+    entries = view.get("transcript", [])
+    if not entries:
+        return f'<div style="{_MUTED}">(no commands)</div>'
+    parts = []
+    for entry in entries:
+        parts.append(f"<div>(jdb) {escape(entry['command'])}</div>")
+        if entry["output"]:
+            style = f"{_PRE};{_ERROR}" if entry["error"] else _PRE
+            parts.append(f'<pre style="{style}">{escape(entry["output"])}</pre>')
+    return "".join(parts)

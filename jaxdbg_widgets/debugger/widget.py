@@ -1,0 +1,37 @@
+"""The debugger widget: a thin anywidget view of a session's view state.
+
+The state travels as one ``view`` dict (see :mod:`jaxdbg_widgets.debugger.view`); the browser
+answers with ``model.send(...)`` messages (see :mod:`jaxdbg_widgets.debugger.protocol`). The
+output bundle also carries a static ``text/html`` rendering for saved notebooks and nbconvert.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import anywidget
+import traitlets
+
+from jaxdbg_widgets._assets import asset
+from jaxdbg_widgets.debugger import static_html
+from jaxdbg_widgets.sharding.esm import inlined_module
+
+
+class DebuggerWidget(anywidget.AnyWidget):
+    """Header, frames, source, locals, transcript and command line of one breakpoint."""
+
+    _esm = inlined_module("debugger.js")
+    _css = asset("debugger.css")
+
+    view = traitlets.Dict().tag(sync=True)
+
+    def __repr__(self) -> str:
+        location = self.view.get("header", {}).get("location", "")
+        return f"<jaxdbg breakpoint at {location}>"
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> tuple[dict[str, Any], dict[str, Any]] | None:
+        bundle = super()._repr_mimebundle_(**kwargs)
+        if bundle is None:
+            return None
+        data, metadata = bundle
+        return {**data, "text/html": static_html.render(self.view)}, metadata

@@ -1,0 +1,82 @@
+"""The public sharding functions: JAX's signatures, shown as a widget in a notebook, text elsewhere."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from jax.debug import inspect_array_sharding as _jax_inspect_array_sharding
+
+from jaxdbg_widgets.sharding.colors import ColorMap
+from jaxdbg_widgets.sharding.html import render_html
+from jaxdbg_widgets.sharding.layout import sharding_layout
+from jaxdbg_widgets.sharding.options import RenderOptions
+from jaxdbg_widgets.sharding.text import print_text, render_text
+
+
+def sharding_text(shape: Sequence[int], sharding: Any, *, dtype: Any = None, **options: Any) -> str:
+    """The text diagram as a string (ANSI colour codes only with ``use_color=True``)."""
+    return render_text(sharding_layout(shape, sharding, dtype=dtype), RenderOptions(**options))
+
+
+def sharding_html(shape: Sequence[int], sharding: Any, *, dtype: Any = None, **options: Any) -> str:
+    """The static, deterministic HTML diagram."""
+    return render_html(sharding_layout(shape, sharding, dtype=dtype), RenderOptions(**options))
+
+
+def visualize_sharding(
+    shape: Sequence[int],
+    sharding: Any,
+    *,
+    use_color: bool = True,
+    scale: float = 1.0,
+    min_width: int = 9,
+    max_width: int = 80,
+    color_map: ColorMap = None,
+    rows: int | None = None,
+    cols: int | None = None,
+    dtype: Any = None,
+) -> None:
+    """Show how ``sharding`` splits an array of ``shape``: a widget in a notebook, text otherwise.
+
+    Any rank works; ``rows``/``cols`` choose the dimensions drawn down and across above rank 2.
+    """
+    options = RenderOptions(use_color, scale, min_width, max_width, color_map, rows, cols)
+    if _in_notebook():
+        from IPython.display import display
+
+        from jaxdbg_widgets.sharding.widget import ShardingWidget
+
+        display(ShardingWidget(shape, sharding, dtype=dtype, **options.__dict__))
+    else:
+        print_text(sharding_layout(shape, sharding, dtype=dtype), options)
+
+
+def visualize_array_sharding(arr: Any, **options: Any) -> None:
+    """Show an array's sharding; inside ``jit`` it shows the compiled sharding at compile time."""
+    dtype = options.pop("dtype", arr.dtype)
+    checked = RenderOptions(**options).__dict__
+
+    def show(sharding: Any) -> None:
+        visualize_sharding(arr.shape, sharding, dtype=dtype, **checked)
+
+    inspect_array_sharding(arr, callback=show)
+
+
+def inspect_array_sharding(value: Any, *, callback: Callable[[Any], None]) -> None:
+    """Call ``callback`` with the sharding of every array in the pytree ``value``.
+
+    Eagerly it fires at once; inside ``jit`` it fires when the function is compiled (not on
+    cached calls), like ``jax.debug.inspect_array_sharding``.
+    """
+    if not callable(callback):
+        raise TypeError(f"callback must be callable, got {type(callback).__name__}")
+    _jax_inspect_array_sharding(value, callback=callback)
+
+
+def _in_notebook() -> bool:
+    """Whether a Jupyter front end can show widgets: an IPython kernel is running this code."""
+    ipython = sys.modules.get("IPython")
+    shell = ipython.get_ipython() if ipython is not None else None
+    return shell is not None and getattr(shell, "kernel", None) is not None

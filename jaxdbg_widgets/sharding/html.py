@@ -1,0 +1,128 @@
+"""The static HTML renderer: a self-contained, deterministic table readable without JavaScript.
+
+The same input always gives the same bytes (nothing random, no ids), every string is escaped,
+and the essentials (colours, sizes, tooltips as ``title``) are inline so sanitised viewers that
+drop ``<style>`` still show the grid. It is also the widget's fallback in the output bundle.
+"""
+
+from __future__ import annotations
+
+from html import escape
+from typing import Any
+
+from jaxdbg_widgets.sharding.colors import text_color
+from jaxdbg_widgets.sharding.layout import ShardingLayout
+from jaxdbg_widgets.sharding.options import RenderOptions
+from jaxdbg_widgets.sharding.view import view_model
+
+LEGEND_LIMIT = 64
+LINE_HEIGHT_EM = 1.25
+
+STYLE = (
+    ".jdw-shd{font-family:var(--jp-code-font-family,monospace);"
+    "font-size:var(--jp-code-font-size,13px);color:var(--jp-ui-font-color1,#1f1f1f)}"
+    ".jdw-shd-head{font-family:var(--jp-ui-font-family,sans-serif);margin:0 0 4px}"
+    ".jdw-shd-scroll{overflow:auto;max-height:640px;max-width:100%}"
+    ".jdw-shd-facet{display:inline-block;margin:0 12px 8px 0;vertical-align:top}"
+    ".jdw-shd-facet figcaption{font-weight:bold}"
+    ".jdw-shd table{border-collapse:collapse;table-layout:fixed}"
+    ".jdw-shd td{padding:0 2px;text-align:center;vertical-align:middle;white-space:nowrap;"
+    "overflow:hidden;text-overflow:ellipsis;line-height:1.25;"
+    "border:1px solid var(--jp-border-color1,#bdbdbd)}"
+    ".jdw-shd th{font-weight:normal;color:var(--jp-ui-font-color2,#616161);"
+    "font-family:var(--jp-ui-font-family,sans-serif);font-size:smaller;padding:2px}"
+    ".jdw-shd th.jdw-shd-rax{writing-mode:vertical-rl}"
+    ".jdw-shd-legend{font-family:var(--jp-ui-font-family,sans-serif);margin-top:4px;"
+    "font-size:smaller}"
+    ".jdw-shd-legend span{display:inline-block;margin:0 10px 2px 0}"
+    ".jdw-shd-legend i{display:inline-block;width:1em;height:1em;vertical-align:middle;"
+    "margin-right:3px;border:1px solid var(--jp-border-color1,#bdbdbd)}"
+)
+
+
+def render_html(layout: ShardingLayout, options: RenderOptions) -> str:
+    """The layout as one HTML fragment with its own ``<style>``."""
+    return html_from_view(view_model(layout, options))
+
+
+def html_from_view(view: dict[str, Any]) -> str:
+    """HTML for a view model (see :func:`jaxdbg_widgets.sharding.view.view_model`)."""
+    head = escape(view["kind"]) + " · " + " · ".join(escape(p) for p in view["summary"])
+    parts = [
+        '<div class="jdw-shd">',
+        f"<style>{STYLE}</style>",
+        f'<div class="jdw-shd-head"><b>{head}</b></div>',
+        '<div class="jdw-shd-scroll">',
+        *(_facet_html(facet, view["cells"]) for facet in view["facets"]),
+        "</div>",
+        _legend_html(view),
+        "</div>",
+    ]
+    return "".join(parts)
+
+
+def _facet_html(facet: dict[str, Any], cells: list[dict[str, Any]]) -> str:
+    by_position = {(r, c): cells[i] for r, c, i in facet["cells"]}
+    rows = []
+    if facet["col_label"]:
+        corner = "<th></th>" if facet["row_label"] else ""
+        rows.append(
+            f'<tr>{corner}<th colspan="{facet["cols"]}">{escape(facet["col_label"])} →</th></tr>'
+        )
+    for r in range(facet["rows"]):
+        tds = []
+        if r == 0 and facet["row_label"]:
+            tds.append(
+                f'<th class="jdw-shd-rax" rowspan="{facet["rows"]}">'
+                f"{escape(facet['row_label'])} →</th>"
+            )
+        for c in range(facet["cols"]):
+            cell = by_position.get((r, c))
+            width = facet["col_widths"][c] if r == 0 else None
+            height = facet["row_heights"][r] if c == 0 else None
+            tds.append(_cell_html(cell, width, height))
+        rows.append("<tr>" + "".join(tds) + "</tr>")
+    caption = f"<figcaption>{escape(facet['title'])}</figcaption>" if facet["title"] else ""
+    return f'<figure class="jdw-shd-facet">{caption}<table>{"".join(rows)}</table></figure>'
+
+
+def _cell_html(cell: dict[str, Any] | None, width: int | None, height: int | None) -> str:
+    style = []
+    if width is not None:
+        style.append(f"width:{width}ch;min-width:{width}ch;max-width:{width}ch")
+    if height is not None:
+        style.append(f"height:{height * LINE_HEIGHT_EM:g}em")
+    if cell is None:
+        return f'<td style="{";".join(style)}"></td>'
+    if cell["color"]:
+        style.append(f"background:{cell['color']};color:{text_color(cell['color'])}")
+    title = escape("\n".join(cell["tooltip"]))
+    return f'<td style="{";".join(style)}" title="{title}">{escape(cell["label"])}</td>'
+
+
+def _legend_html(view: dict[str, Any]) -> str:
+    cells = view["cells"]
+    entries = []
+    if view["use_color"] and len(cells) <= LEGEND_LIMIT:
+        entries = [
+            f'<span><i style="background:{cell["color"]}"></i>{escape(cell["label"])}</span>'
+            for cell in cells
+        ]
+    elif view["use_color"]:
+        entries = [f"<span>one colour per shard ({len(cells)} colours)</span>"]
+    if len(view["processes"]) > 1:
+        entries.extend(
+            f"<span>process {p}: {escape(_id_ranges(ids))}</span>" for p, ids in view["processes"]
+        )
+    return f'<div class="jdw-shd-legend">{"".join(entries)}</div>' if entries else ""
+
+
+def _id_ranges(ids: list[int]) -> str:
+    """``0-3, 8`` for ``[0, 1, 2, 3, 8]``: device ids folded into runs."""
+    runs: list[list[int]] = []
+    for i in sorted(ids):
+        if runs and i == runs[-1][1] + 1:
+            runs[-1][1] = i
+        else:
+            runs.append([i, i])
+    return ", ".join(f"{a}-{b}" if a != b else f"{a}" for a, b in runs)

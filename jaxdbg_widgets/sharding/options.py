@@ -1,0 +1,73 @@
+"""The display options every sharding renderer takes, with ``jax.debug.visualize_sharding``'s meaning."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from jaxdbg_widgets.sharding.colors import ColorMap, cell_colors
+from jaxdbg_widgets.sharding.layout import Cell, Facet, ShardingLayout
+
+HEIGHT_TO_WIDTH = 2.5
+
+
+@dataclass(frozen=True)
+class RenderOptions:
+    """``scale``/``min_width``/``max_width`` size cells in characters as JAX does; ``rows``/``cols``
+    pick the dimensions drawn down and across for rank 3 and above."""
+
+    use_color: bool = True
+    scale: float = 1.0
+    min_width: int = 9
+    max_width: int = 80
+    color_map: ColorMap = None
+    rows: int | None = None
+    cols: int | None = None
+
+    def __post_init__(self) -> None:
+        if not self.scale > 0:
+            raise ValueError(f"scale must be positive, got {self.scale!r}")
+        if not isinstance(self.min_width, int) or self.min_width < 1:
+            raise ValueError(f"min_width must be a positive int, got {self.min_width!r}")
+        if not isinstance(self.max_width, int) or self.max_width < self.min_width:
+            raise ValueError(
+                f"max_width must be an int >= min_width ({self.min_width}), got {self.max_width!r}"
+            )
+
+    def colors(self, layout: ShardingLayout) -> list[str] | None:
+        """One background colour per cell of ``layout`` (in its order), or None without colour."""
+        return cell_colors(len(layout.cells), self.color_map) if self.use_color else None
+
+
+def cell_size(
+    layout: ShardingLayout, facet: Facet, cell: Cell, options: RenderOptions
+) -> tuple[int, int | None]:
+    """A cell's (width in characters, height in lines) by JAX's rules; height is None in 1-D rows."""
+    base_height = int(10 * options.scale)
+    if facet.row_dim is None:
+        length = layout.shape[facet.col_dim] if facet.col_dim is not None else 1
+        extent = cell.shard_shape[facet.col_dim] if facet.col_dim is not None else 1
+        base_width = int(base_height * _ratio(1, length))
+        width = int(_ratio(extent, length, facet.cols) * base_width * HEIGHT_TO_WIDTH)
+        return _clamped(width, options), None
+    n_rows, n_cols = layout.shape[facet.row_dim], layout.shape[facet.col_dim]
+    base_width = int(base_height * _ratio(n_cols, n_rows))
+    width = int(
+        _ratio(cell.shard_shape[facet.col_dim], n_cols, facet.cols) * base_width * HEIGHT_TO_WIDTH
+    )
+    height = int(_ratio(cell.shard_shape[facet.row_dim], n_rows, facet.rows) * base_height)
+    return _clamped(width, options), height
+
+
+def cell_text(layout: ShardingLayout, cell: Cell) -> str:
+    """The label drawn in a cell; the holding processes are added when there are several."""
+    if len(layout.process_indices) <= 1:
+        return cell.label
+    return f"{cell.label} p" + ",".join(str(p) for p in cell.process_indices)
+
+
+def _ratio(part: int, whole: int, chunks: int = 1) -> float:
+    return part / whole if whole else 1 / chunks
+
+
+def _clamped(width: int, options: RenderOptions) -> int:
+    return min(max(width, options.min_width), options.max_width)

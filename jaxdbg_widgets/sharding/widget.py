@@ -1,0 +1,77 @@
+"""The interactive sharding widget: an anywidget drawing the view model, with the static HTML as
+its fallback in the output bundle (shown where widgets cannot run: nbconvert, GitHub)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import anywidget
+import traitlets
+
+from jaxdbg_widgets._assets import asset
+from jaxdbg_widgets.sharding.esm import inlined_module
+from jaxdbg_widgets.sharding.html import html_from_view
+from jaxdbg_widgets.sharding.layout import ShardingLayout, sharding_layout
+from jaxdbg_widgets.sharding.options import RenderOptions
+from jaxdbg_widgets.sharding.view import view_model
+
+
+class ShardingWidget(anywidget.AnyWidget):
+    """Per-device grid with hover tooltips, click-to-highlight a device's shards, and zoom.
+
+    ``selected`` holds the highlighted device ids (set by a click in the browser or from Python);
+    ``zoom`` scales the grid.
+    """
+
+    _esm = inlined_module("sharding.js")
+    _css = asset("sharding.css")
+
+    view = traitlets.Dict().tag(sync=True)
+    selected = traitlets.List(traitlets.Int()).tag(sync=True)
+    zoom = traitlets.Float(1.0).tag(sync=True)
+
+    def __init__(self, shape: Any, sharding: Any, *, dtype: Any = None, **options: Any) -> None:
+        self._layout = sharding_layout(shape, sharding, dtype=dtype)
+        self._options = RenderOptions(**options)
+        super().__init__(view=view_model(self._layout, self._options))
+
+    @classmethod
+    def from_array(cls, arr: Any, **options: Any) -> ShardingWidget:
+        """The widget for a ``jax.Array`` (its shape, sharding and dtype)."""
+        sharding = getattr(arr, "sharding", None)
+        if sharding is None:
+            raise TypeError(f"expected a jax.Array with a sharding, got {type(arr).__name__}")
+        return cls(arr.shape, sharding, dtype=arr.dtype, **options)
+
+    @property
+    def layout(self) -> ShardingLayout:
+        return self._layout
+
+    @traitlets.validate("selected")
+    def _known_devices(self, proposal: dict[str, Any]) -> list[int]:
+        known = {d.id for d in self._layout.devices}
+        unknown = [i for i in proposal["value"] if i not in known]
+        if unknown:
+            raise traitlets.TraitError(f"no device with id {unknown[0]} in this sharding")
+        return proposal["value"]
+
+    @traitlets.validate("zoom")
+    def _positive_zoom(self, proposal: dict[str, Any]) -> float:
+        if not proposal["value"] > 0:
+            raise traitlets.TraitError(f"zoom must be positive, got {proposal['value']!r}")
+        return proposal["value"]
+
+    def __repr__(self) -> str:
+        summary = ", ".join(self.view["summary"])
+        return f"ShardingWidget({self._layout.kind}: {summary})"
+
+    def to_html(self) -> str:
+        """The static twin of this widget."""
+        return html_from_view(self.view)
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> tuple[dict[str, Any], dict[str, Any]] | None:
+        bundle = super()._repr_mimebundle_(**kwargs)
+        if bundle is None:
+            return None
+        data, metadata = bundle
+        return {**data, "text/html": self.to_html()}, metadata

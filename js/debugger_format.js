@@ -1,0 +1,110 @@
+// Pure helpers of the debugger widget: text for values and headers, history, shortcuts.
+
+export const BUTTONS = [
+  ["Up", "u", "Move up a stack frame (u)"],
+  ["Down", "d", "Move down a stack frame (d)"],
+  ["Continue", "c", "Continue the program (c)"],
+  ["Continue all", "ca", "Continue and skip the remaining breakpoints of this run (a)"],
+  ["Quit", "q", "Quit the debugger and stop the computation (q)"],
+];
+
+const SHORTCUTS = { u: "u", d: "d", c: "c", a: "ca", q: "q", w: "w", l: "l" };
+
+export const STATUS_TEXT = {
+  waiting: "waiting",
+  continue: "continued",
+  continue_all: "continued, rest skipped",
+  quit: "quit",
+  interrupted: "interrupted",
+};
+
+/** One line for an array summary: dtype[shape], statistics, NaN/Inf counts. */
+export function formatSummary(summary) {
+  if (!summary) {
+    return "";
+  }
+  const parts = [`${summary.dtype ?? "?"}[${(summary.shape ?? []).join(", ")}]`];
+  for (const key of ["min", "max", "mean", "std"]) {
+    if (summary[key] !== undefined) {
+      parts.push(`${key}=${formatNumber(summary[key])}`);
+    }
+  }
+  for (const key of ["nan", "inf"]) {
+    if (summary[key]) {
+      parts.push(`${key.toUpperCase()}=${summary[key]}`);
+    }
+  }
+  if (summary.error) {
+    parts.push(summary.error);
+  }
+  return parts.join(" ");
+}
+
+/** A number with at most 4 significant digits after the point, integers unchanged. */
+export function formatNumber(value) {
+  if (typeof value !== "number" || !Number.isFinite(value)) {
+    return String(value);
+  }
+  if (Number.isInteger(value)) {
+    return String(value);
+  }
+  return Number(value.toPrecision(4)).toString();
+}
+
+/** Whether any NaN or Inf is in a summary (the row gets a warning mark). */
+export function hasNonFinite(summary) {
+  return Boolean(summary && (summary.nan || summary.inf));
+}
+
+/** The header's detail line: thread or device, batch index, breakpoint number, status. */
+export function headerDetails(header, status) {
+  const parts = [];
+  if (header?.thread) {
+    parts.push(header.thread);
+  }
+  if (header?.batch) {
+    parts.push(`batch ${header.batch.index} of ${header.batch.size}`);
+  }
+  parts.push(`breakpoint #${header?.hit ?? 1}`);
+  parts.push(STATUS_TEXT[status] ?? String(status ?? ""));
+  return parts.join(" · ");
+}
+
+/** Numbered source rows: `{number, html, current}`; html was escaped by the kernel. */
+export function sourceRows(source) {
+  if (!source || !Array.isArray(source.lines)) {
+    return [];
+  }
+  return source.lines.map((html, i) => ({
+    number: source.first + i,
+    html,
+    current: i === source.current,
+  }));
+}
+
+/**
+ * Step through `history` with the arrow keys. `position` is an index into history, or
+ * history.length for the line being typed. Returns the new position and the text to show.
+ */
+export function historyStep(history, position, direction, draft = "") {
+  const size = history.length;
+  const next = Math.min(size, Math.max(0, position + (direction === "up" ? -1 : 1)));
+  return { position: next, text: next === size ? draft : history[next] };
+}
+
+/** The jdb command a key press stands for, when the press is not typing into a field. */
+export function shortcutCommand(key, { typing = false, ctrl = false, alt = false, meta = false } = {}) {
+  if (typing || ctrl || alt || meta) {
+    return null;
+  }
+  return SHORTCUTS[key] ?? null;
+}
+
+/** What an expression box line becomes: a `p` command unless it already is a jdb command. */
+export function expressionCommand(text) {
+  const line = text.trim();
+  if (!line) {
+    return null;
+  }
+  return /^(p|pp)\s/.test(line) ? line : `p ${line}`;
+}

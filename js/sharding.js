@@ -1,0 +1,180 @@
+// The sharding widget: draws the view model sent from Python as CSS grids, with a hover
+// tooltip, click-to-highlight of a device's shards, zoom and scrolling.
+import { textColorFor } from "./sharding_contrast.js";
+import {
+  cellsHolding,
+  fitZoom,
+  gridTracks,
+  selectionSummary,
+  steppedZoom,
+  toggledSelection,
+  tooltipPosition,
+} from "./sharding_grid.js";
+
+const LEGEND_LIMIT = 64;
+
+function element(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+function drawFacet(facet, cells, useColor) {
+  const figure = element("figure", "jdw-shw-facet");
+  if (facet.title) figure.append(element("figcaption", "", facet.title));
+  const frame = element("div", "jdw-shw-frame");
+  frame.append(element("div", "jdw-shw-collabel", facet.col_label ? `${facet.col_label} →` : ""));
+  frame.append(element("div", "jdw-shw-rowlabel", facet.row_label ? `${facet.row_label} →` : ""));
+  const grid = element("div", "jdw-shw-grid");
+  const tracks = gridTracks(facet);
+  grid.style.gridTemplateColumns = tracks.columns;
+  grid.style.gridTemplateRows = tracks.rows;
+  for (const [row, col, index] of facet.cells) {
+    const cell = cells[index];
+    const box = element("div", "jdw-shw-cell", cell.label);
+    box.dataset.cell = String(index);
+    box.style.gridRow = String(row + 1);
+    box.style.gridColumn = String(col + 1);
+    if (useColor && cell.color) {
+      box.style.background = cell.color;
+      box.style.color = textColorFor(cell.color);
+    }
+    grid.append(box);
+  }
+  frame.append(grid);
+  figure.append(frame);
+  return figure;
+}
+
+function drawLegend(view) {
+  const legend = element("div", "jdw-shw-legend");
+  if (view.use_color && view.cells.length <= LEGEND_LIMIT) {
+    view.cells.forEach((cell, index) => {
+      const chip = element("button", "jdw-shw-chip");
+      chip.dataset.cell = String(index);
+      const swatch = element("i");
+      swatch.style.background = cell.color;
+      chip.append(swatch, cell.label);
+      legend.append(chip);
+    });
+  } else if (view.use_color) {
+    legend.append(element("span", "", `one colour per shard (${view.cells.length} colours)`));
+  }
+  if (view.processes.length > 1) {
+    for (const [process, ids] of view.processes) {
+      legend.append(element("span", "jdw-shw-process", `process ${process}: ${ids.join(", ")}`));
+    }
+  }
+  return legend;
+}
+
+function render({ model, el }) {
+  const view = model.get("view");
+  const root = element("div", "jdw-shw");
+  root.tabIndex = 0;
+  const head = element("div", "jdw-shw-head", [view.kind, ...view.summary].join(" · "));
+  const bar = element("div", "jdw-shw-bar");
+  const zoomOut = element("button", "", "−");
+  const zoomLabel = element("span", "jdw-shw-zoomval");
+  const zoomIn = element("button", "", "+");
+  const fit = element("button", "", "fit");
+  const status = element("span", "jdw-shw-status");
+  zoomOut.title = "zoom out (ctrl + wheel)";
+  zoomIn.title = "zoom in (ctrl + wheel)";
+  fit.title = "fit the width";
+  bar.append(zoomOut, zoomLabel, zoomIn, fit, status);
+  const scroll = element("div", "jdw-shw-scroll");
+  const zoomed = element("div", "jdw-shw-zoom");
+  for (const facet of view.facets) zoomed.append(drawFacet(facet, view.cells, view.use_color));
+  scroll.append(zoomed);
+  const tooltip = element("div", "jdw-shw-tooltip");
+  tooltip.hidden = true;
+  root.append(head, bar, scroll, drawLegend(view), tooltip);
+  el.append(root);
+
+  const cellNodes = [...root.querySelectorAll("[data-cell]")];
+
+  function showSelection() {
+    const selected = model.get("selected");
+    const lit = new Set(cellsHolding(view.cells, selected));
+    root.classList.toggle("jdw-shw-selecting", selected.length > 0);
+    for (const node of cellNodes) {
+      node.classList.toggle("jdw-shw-on", lit.has(Number(node.dataset.cell)));
+    }
+    status.textContent = selectionSummary(view.cells, selected);
+  }
+
+  function showZoom() {
+    const zoom = model.get("zoom");
+    zoomed.style.fontSize = `calc(var(--jp-code-font-size, 13px) * ${zoom})`;
+    zoomLabel.textContent = `${Math.round(zoom * 100)}%`;
+  }
+
+  function setZoom(zoom) {
+    model.set("zoom", zoom);
+    model.save_changes();
+  }
+
+  function cellOf(target) {
+    const node = target.closest?.("[data-cell]");
+    return node && root.contains(node) ? Number(node.dataset.cell) : null;
+  }
+
+  root.addEventListener("click", (event) => {
+    const index = cellOf(event.target);
+    if (index === null) return;
+    model.set("selected", toggledSelection(model.get("selected"), view.cells[index].devices));
+    model.save_changes();
+  });
+  root.addEventListener("keydown", (event) => {
+    if (event.key !== "Escape") return;
+    model.set("selected", []);
+    model.save_changes();
+  });
+  scroll.addEventListener("pointermove", (event) => {
+    const index = event.target.classList?.contains("jdw-shw-cell") ? cellOf(event.target) : null;
+    if (index === null) {
+      tooltip.hidden = true;
+      return;
+    }
+    tooltip.textContent = view.cells[index].tooltip.join("\n");
+    tooltip.hidden = false;
+    const box = root.getBoundingClientRect();
+    const place = tooltipPosition(
+      { x: event.clientX - box.left, y: event.clientY - box.top },
+      { width: tooltip.offsetWidth, height: tooltip.offsetHeight },
+      { width: box.width, height: Math.max(box.height, window.innerHeight - box.top) },
+    );
+    tooltip.style.left = `${place.left}px`;
+    tooltip.style.top = `${place.top}px`;
+  });
+  scroll.addEventListener("pointerleave", () => {
+    tooltip.hidden = true;
+  });
+  scroll.addEventListener(
+    "wheel",
+    (event) => {
+      if (!event.ctrlKey) return;
+      event.preventDefault();
+      setZoom(steppedZoom(model.get("zoom"), -Math.sign(event.deltaY)));
+    },
+    { passive: false },
+  );
+  zoomIn.addEventListener("click", () => setZoom(steppedZoom(model.get("zoom"), 1)));
+  zoomOut.addEventListener("click", () => setZoom(steppedZoom(model.get("zoom"), -1)));
+  fit.addEventListener("click", () =>
+    setZoom(fitZoom(model.get("zoom"), zoomed.scrollWidth, scroll.clientWidth)),
+  );
+
+  model.on("change:selected", showSelection);
+  model.on("change:zoom", showZoom);
+  showSelection();
+  showZoom();
+  return () => {
+    model.off("change:selected", showSelection);
+    model.off("change:zoom", showZoom);
+  };
+}
+
+export default { render };

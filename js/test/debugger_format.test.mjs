@@ -1,0 +1,101 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import {
+  BUTTONS,
+  expressionCommand,
+  formatNumber,
+  formatSummary,
+  hasNonFinite,
+  headerDetails,
+  historyStep,
+  shortcutCommand,
+  sourceRows,
+} from "../debugger_format.js";
+
+test("formatSummary shows dtype, shape, statistics and non-finite counts", () => {
+  const text = formatSummary({
+    dtype: "float32",
+    shape: [2, 3],
+    min: -1,
+    max: 2.123456,
+    mean: 0.5,
+    std: 1,
+    nan: 2,
+    inf: 0,
+  });
+  assert.equal(text, "float32[2, 3] min=-1 max=2.123 mean=0.5 std=1 NAN=2");
+  assert.equal(formatSummary({ dtype: "int8", shape: [] }), "int8[]");
+  assert.equal(formatSummary(undefined), "");
+});
+
+test("formatNumber keeps integers and shortens floats", () => {
+  assert.equal(formatNumber(12), "12");
+  assert.equal(formatNumber(0.000123456), "0.0001235");
+  assert.equal(formatNumber(Number.NaN), "NaN");
+  assert.equal(formatNumber("x"), "x");
+});
+
+test("hasNonFinite is true only with NaN or Inf", () => {
+  assert.equal(hasNonFinite({ nan: 0, inf: 0 }), false);
+  assert.equal(hasNonFinite({ nan: 0, inf: 3 }), true);
+  assert.equal(hasNonFinite(null), false);
+});
+
+test("headerDetails names thread, batch, breakpoint number and status", () => {
+  const header = { thread: "thread 7", batch: { index: 1, size: 4 }, hit: 3 };
+  assert.equal(headerDetails(header, "waiting"), "thread 7 · batch 1 of 4 · breakpoint #3 · waiting");
+  assert.equal(headerDetails({ thread: "main thread", hit: 1 }, "continue_all"),
+    "main thread · breakpoint #1 · continued, rest skipped");
+});
+
+test("sourceRows numbers lines from `first` and marks the current one", () => {
+  const rows = sourceRows({ first: 10, current: 1, lines: ["a", "b", "c"] });
+  assert.deepEqual(rows.map((r) => r.number), [10, 11, 12]);
+  assert.deepEqual(rows.map((r) => r.current), [false, true, false]);
+  assert.deepEqual(sourceRows(null), []);
+  assert.deepEqual(sourceRows({ first: 1, current: null, lines: [] }), []);
+});
+
+test("historyStep walks back and forth and restores the draft", () => {
+  const history = ["p x", "u", "p y"];
+  let step = historyStep(history, 3, "up", "draft");
+  assert.deepEqual(step, { position: 2, text: "p y" });
+  step = historyStep(history, step.position, "up", "draft");
+  assert.deepEqual(step, { position: 1, text: "u" });
+  step = historyStep(history, 0, "up", "draft");
+  assert.deepEqual(step, { position: 0, text: "p x" });
+  step = historyStep(history, 2, "down", "draft");
+  assert.deepEqual(step, { position: 3, text: "draft" });
+  step = historyStep(history, 3, "down", "draft");
+  assert.deepEqual(step, { position: 3, text: "draft" });
+  assert.deepEqual(historyStep([], 0, "up", "x"), { position: 0, text: "x" });
+});
+
+test("shortcutCommand maps keys to jdb commands unless typing or modified", () => {
+  assert.equal(shortcutCommand("c"), "c");
+  assert.equal(shortcutCommand("a"), "ca");
+  assert.equal(shortcutCommand("u"), "u");
+  assert.equal(shortcutCommand("q"), "q");
+  assert.equal(shortcutCommand("c", { typing: true }), null);
+  assert.equal(shortcutCommand("c", { ctrl: true }), null);
+  assert.equal(shortcutCommand("z"), null);
+});
+
+test("expressionCommand wraps bare expressions in p and keeps p/pp", () => {
+  assert.equal(expressionCommand(" x + 1 "), "p x + 1");
+  assert.equal(expressionCommand("pp y"), "pp y");
+  assert.equal(expressionCommand("p y"), "p y");
+  assert.equal(expressionCommand("pretty"), "p pretty");
+  assert.equal(expressionCommand("   "), null);
+});
+
+test("BUTTONS send the CLI's commands", () => {
+  assert.deepEqual(BUTTONS.map(([label, command]) => [label, command]), [
+    ["Up", "u"],
+    ["Down", "d"],
+    ["Continue", "c"],
+    ["Continue all", "ca"],
+    ["Quit", "q"],
+  ]);
+});

@@ -1,0 +1,63 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import {
+  ZOOM_MAX,
+  ZOOM_MIN,
+  cellsHolding,
+  clampZoom,
+  fitZoom,
+  gridTracks,
+  selectionSummary,
+  steppedZoom,
+  toggledSelection,
+  tooltipPosition,
+} from "../sharding_grid.js";
+
+const cells = [
+  { devices: [0, 4], index: "[0:4, 0:8]" },
+  { devices: [1, 5], index: "[4:8, 0:8]" },
+  { devices: [2], index: "[8:12, 0:8]" },
+];
+
+test("grid tracks use characters across and lines of 1.25em down", () => {
+  const tracks = gridTracks({ col_widths: [9, 25], row_heights: [5, null] });
+  assert.equal(tracks.columns, "9ch 25ch");
+  assert.equal(tracks.rows, "6.25em auto");
+});
+
+test("cells holding any selected device", () => {
+  assert.deepEqual(cellsHolding(cells, [5]), [1]);
+  assert.deepEqual(cellsHolding(cells, [0, 2]), [0, 2]);
+  assert.deepEqual(cellsHolding(cells, []), []);
+});
+
+test("clicking the same devices again clears the selection", () => {
+  assert.deepEqual(toggledSelection([], [0, 4]), [0, 4]);
+  assert.deepEqual(toggledSelection([4, 0], [0, 4]), []);
+  assert.deepEqual(toggledSelection([1], [0, 4]), [0, 4]);
+});
+
+test("zoom stays in range and fit never enlarges", () => {
+  assert.equal(clampZoom(100), ZOOM_MAX);
+  assert.equal(clampZoom(0), ZOOM_MIN);
+  assert.equal(clampZoom(Number.NaN), 1);
+  assert.equal(steppedZoom(1, 1), 1.25);
+  assert.equal(steppedZoom(1.25, -1), 1);
+  assert.equal(fitZoom(1, 4000, 1000), 0.25);
+  assert.equal(fitZoom(1, 500, 1000), 1);
+  assert.equal(fitZoom(0.5, 0, 1000), 0.5);
+});
+
+test("selection summary names devices and their shards", () => {
+  assert.equal(selectionSummary(cells, []), "click a shard to highlight its devices");
+  assert.equal(selectionSummary(cells, [5]), "device 5: 1 shard [4:8, 0:8]");
+  assert.equal(selectionSummary(cells, [0, 2]), "devices 0, 2: 2 shards [0:4, 0:8] [8:12, 0:8]");
+});
+
+test("tooltip flips to stay inside the widget", () => {
+  const tip = { width: 100, height: 50 };
+  const box = { width: 400, height: 300 };
+  assert.deepEqual(tooltipPosition({ x: 10, y: 10 }, tip, box), { left: 22, top: 22 });
+  assert.deepEqual(tooltipPosition({ x: 390, y: 290 }, tip, box), { left: 278, top: 228 });
+});

@@ -1,0 +1,83 @@
+"""The sharding widget in JupyterLab + Chromium: hover shows the tooltip, a click highlights every
+shard of the clicked devices and reaches the kernel, zoom works; screenshots go to test-artifacts/."""
+
+from pathlib import Path
+
+import nbformat
+import pytest
+
+pytestmark = pytest.mark.browser
+
+SETUP = """\
+import os
+os.environ.setdefault("XLA_FLAGS", "--xla_force_host_platform_device_count=8")
+import jax, jax.numpy as jnp, numpy as np
+from jax.sharding import Mesh, NamedSharding, PartitionSpec as P
+import jaxdbg_widgets as jdw
+mesh = Mesh(np.array(jax.devices()).reshape(2, 4), ("data", "model"))
+x = jax.device_put(jnp.zeros((16, 32), jnp.float32), NamedSharding(mesh, P(None, "model")))
+w = jdw.ShardingWidget.from_array(x)
+w"""
+
+
+@pytest.fixture
+def notebook(tmp_path) -> Path:
+    nb = nbformat.v4.new_notebook(
+        cells=[
+            nbformat.v4.new_code_cell(SETUP),
+            nbformat.v4.new_code_cell("print('selected', w.selected, 'zoom', w.zoom)"),
+        ]
+    )
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    path = tmp_path / "sharding_browser.ipynb"
+    nbformat.write(nb, path)
+    return path
+
+
+def _opacity(locator) -> float:
+    return float(locator.evaluate("el => getComputedStyle(el).opacity"))
+
+
+def test_hover_tooltip_click_highlight_and_zoom(lab_page, notebook):
+    page = lab_page.page
+    lab_page.open_notebook(notebook)
+    page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-cell-and-select-next')")
+    cells = page.locator(".jp-OutputArea-output .jdw-shw-cell")
+    cells.first.wait_for(timeout=60_000)
+    assert cells.count() == 4
+    assert cells.nth(1).inner_text() == "CPU 1,5"
+
+    cells.nth(1).hover()
+    tooltip = page.locator(".jdw-shw-tooltip")
+    tooltip.wait_for(state="visible")
+    assert tooltip.inner_text().splitlines() == [
+        "CPU 1, 5",
+        "process 0",
+        "index [0:16, 8:16]",
+        "shard shape (16, 8)",
+        "512 bytes",
+    ]
+    lab_page.screenshot("sharding-hover")
+
+    cells.nth(1).click()
+    page.wait_for_function(
+        "() => document.querySelectorAll('.jdw-shw-cell.jdw-shw-on').length === 1"
+    )
+    assert "jdw-shw-on" in cells.nth(1).get_attribute("class")
+    page.wait_for_function(
+        "() => getComputedStyle(document.querySelectorAll('.jdw-shw-cell')[0]).opacity < 0.5"
+    )
+    assert _opacity(cells.nth(1)) == 1.0
+    assert "device" in page.locator(".jdw-shw-status").inner_text()
+    page.locator(".jdw-shw-bar button", has_text="+").click()
+    page.wait_for_function("() => document.querySelector('.jdw-shw-zoomval').textContent === '125%'")
+    page.mouse.move(0, 0)
+    lab_page.screenshot("sharding-highlight")
+
+    page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-cell')")
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('.jp-OutputArea-output')]"
+        ".some(o => o.textContent.includes('selected [1, 5] zoom 1.25'))",
+        timeout=60_000,
+    )
+    assert lab_page.console_errors == []

@@ -1,0 +1,263 @@
+"""The widget debugger inside a real ipykernel, answered like a browser answers it."""
+
+from __future__ import annotations
+
+import textwrap
+from typing import Any
+
+import pytest
+
+from tests.fixtures.kernel import ExecutionResult, KernelSession, Message
+
+pytestmark = pytest.mark.kernel
+
+WIDGET_ID = "jaxdbg_widgets.debugger.widget.DebuggerWidget"
+
+SETUP = """
+%load_ext jaxdbg
+import jax, jax.numpy as jnp
+from jax.sharding import NamedSharding, PartitionSpec as P
+mesh = jax.make_mesh((8,), ("i",))
+sharded = jax.device_put(jnp.arange(16.0), NamedSharding(mesh, P("i")))
+
+def inner(x):
+    y = jnp.sin(x) * 2
+    jax.debug.breakpoint()
+    return y + 1
+
+def outer(x):
+    z = x * 3
+    return inner(z).sum()
+
+def on_worker(x):
+    jax.debug.breakpoint()
+    return x * 2
+"""
+
+
+def _debugger_open(msg: Message) -> bool:
+    if msg["msg_type"] != "comm_open":
+        return False
+    return msg["content"]["data"]["state"].get("_anywidget_id") == WIDGET_ID
+
+
+def _view_update(comm_id: str, predicate) -> Any:
+    def matches(msg: Message) -> bool:
+        if msg["msg_type"] != "comm_msg" or msg["content"]["comm_id"] != comm_id:
+            return False
+        data = msg["content"]["data"]
+        view = data.get("state", {}).get("view") if data.get("method") == "update" else None
+        return view is not None and predicate(view)
+
+    return matches
+
+
+def _displayed(comm_id: str):
+    """The widget's display_data: a browser can only click once the view is shown."""
+
+    def matches(msg: Message) -> bool:
+        data = msg["content"].get("data", {}) if msg["msg_type"] == "display_data" else {}
+        view = data.get("application/vnd.jupyter.widget-view+json", {})
+        return view.get("model_id") == comm_id
+
+    return matches
+
+
+class Debugging:
+    """One running cell stopped at a breakpoint, with its widget's comm."""
+
+    def __init__(self, kernel: KernelSession, code: str) -> None:
+        self.kernel = kernel
+        self.result = kernel.start(textwrap.dedent(code), allow_stdin=True)
+        self.next_breakpoint()
+
+    def next_breakpoint(self) -> None:
+        """Wait for the next debugger widget to open and be displayed."""
+        self.open = self.kernel.wait_for(_debugger_open, timeout=120)
+        self.comm_id = self.open["content"]["comm_id"]
+        self.view = self.open["content"]["data"]["state"]["view"]
+        self.kernel.wait_for(_displayed(self.comm_id), timeout=60)
+
+    def send(self, message: dict[str, Any], until=lambda view: True) -> dict[str, Any]:
+        self.kernel.send_custom(self.comm_id, message)
+        msg = self.kernel.wait_for(_view_update(self.comm_id, until), timeout=60)
+        self.view = msg["content"]["data"]["state"]["view"]
+        return self.view
+
+    def command(self, line: str) -> dict[str, Any]:
+        count = len(self.view["transcript"])
+        return self.send(
+            {"type": "command", "line": line}, lambda view: len(view["transcript"]) > count
+        )
+
+    def finish(self) -> ExecutionResult:
+        return self.kernel.wait(self.result, timeout=120)
+
+
+@pytest.fixture(scope="module")
+def dbg_kernel(shared_kernel: KernelSession) -> KernelSession:
+    result = shared_kernel.execute(SETUP)
+    assert result.error is None, result.error
+    return shared_kernel
+
+
+def test_status_names_our_backend_first(dbg_kernel):
+    out = dbg_kernel.execute("%jaxdbg status").stdout
+    assert "jaxdbg (+10)" in out
+    assert "default backend    jaxdbg" in out or "default backend  jaxdbg" in out or "jaxdbg" in out
+
+
+def test_main_thread_frame_click_evaluate_continue(dbg_kernel):
+    dbg = Debugging(dbg_kernel, "print(jax.jit(outer)(jnp.arange(4.0)))")
+    view = dbg.view
+    assert view["status"] == "waiting"
+    assert view["header"]["function"] == "inner"
+    assert view["header"]["thread"] == "main thread"
+    assert [f["function"] for f in view["frames"]][:3] == ["inner", "outer", "<module>"]
+    assert view["header"]["file"].startswith("In[")
+    view = dbg.send({"type": "frame", "index": 1}, lambda v: v["selected"] == 1)
+    assert view["header"]["function"] == "outer"
+    assert "z" in [row["name"] for row in view["locals"]]
+    view = dbg.command("p z.shape")
+    assert view["transcript"][-1] == {"command": "p z.shape", "output": "(4,)", "error": False}
+    view = dbg.command("p undefined_thing")
+    assert view["transcript"][-1]["error"]
+    view = dbg.send({"type": "command", "line": "c"}, lambda v: v["status"] == "continue")
+    result = dbg.finish()
+    assert result.error is None, result.error
+    assert result.stdout.strip().endswith(str(float((__import__("numpy").sin(__import__("numpy").arange(4.0) * 3) * 2 + 1).sum()))[:5]) or result.stdout
+    html = result.data("text/html")
+    assert html and "p z.shape" in html[-1] and "continued" in html[-1]
+
+
+def test_the_widget_is_displayed_in_the_running_cell(dbg_kernel):
+    dbg = Debugging(dbg_kernel, "jax.jit(outer)(jnp.ones(2)).block_until_ready()")
+    dbg.command("c")
+    result = dbg.finish()
+    assert any(
+        "application/vnd.jupyter.widget-view+json" in m["content"]["data"]
+        for m in result.of_type("display_data")
+    )
+
+
+def test_quit_shows_debugger_quit_and_the_kernel_stays_usable(dbg_kernel):
+    dbg = Debugging(dbg_kernel, "jax.jit(outer)(jnp.ones(2)).block_until_ready()")
+    dbg.send({"type": "command", "line": "q"}, lambda v: v["status"] == "quit")
+    result = dbg.finish()
+    assert result.error is not None
+    text = "\n".join(result.error["traceback"])
+    assert "DebuggerQuit" in text
+    assert "CpuCallback" not in text
+    assert "jax.debug.callback failed" not in result.stderr
+    assert dbg_kernel.execute("print(1 + 1)").stdout == "2\n"
+
+
+def test_worker_thread_breakpoints_over_8_devices_one_after_another(dbg_kernel):
+    code = """
+    f = jax.jit(jax.shard_map(on_worker, mesh=mesh, in_specs=P("i"), out_specs=P("i")))
+    print(f(sharded).sum())
+    """
+    dbg = Debugging(dbg_kernel, code)
+    seen = []
+    for hit in range(1, 9):
+        assert dbg.view["header"]["hit"] == hit
+        assert dbg.view["header"]["thread"].startswith("thread ")
+        view = dbg.command("p x.tolist()")
+        seen.append(view["transcript"][-1]["output"])
+        dbg.send({"type": "command", "line": "c"}, lambda v: v["status"] == "continue")
+        if hit < 8:
+            dbg.next_breakpoint()
+    result = dbg.finish()
+    assert result.error is None, result.error
+    assert "240.0" in result.stdout
+    assert sorted(seen) == sorted(str([2.0 * i, 2.0 * i + 1]) for i in range(8))
+
+
+def test_continue_all_skips_the_rest_of_the_cell(dbg_kernel):
+    code = """
+    f = jax.jit(jax.shard_map(on_worker, mesh=mesh, in_specs=P("i"), out_specs=P("i")))
+    print(f(sharded).sum())
+    """
+    dbg = Debugging(dbg_kernel, code)
+    dbg.send({"type": "command", "line": "ca"}, lambda v: v["status"] == "continue_all")
+    result = dbg.finish()
+    assert result.error is None, result.error
+    assert "240.0" in result.stdout
+    assert len([m for m in result.of_type("comm_open") if _debugger_open(m)]) == 1
+
+
+def test_interrupt_while_waiting_ends_with_keyboard_interrupt(dbg_kernel):
+    dbg = Debugging(dbg_kernel, "jax.jit(outer)(jnp.ones(2)).block_until_ready()")
+    dbg.kernel.interrupt()
+    result = dbg.finish()
+    assert result.error is not None
+    assert "KeyboardInterrupt" in "\n".join(result.error["traceback"])
+    assert dbg_kernel.execute("print('alive')").stdout == "alive\n"
+
+
+def test_interrupt_on_a_worker_thread(dbg_kernel):
+    code = """
+    f = jax.jit(jax.shard_map(on_worker, mesh=mesh, in_specs=P("i"), out_specs=P("i")))
+    print(f(sharded).sum())
+    """
+    dbg = Debugging(dbg_kernel, code)
+    dbg.kernel.interrupt()
+    result = dbg.finish()
+    assert result.error is not None
+    assert "KeyboardInterrupt" in "\n".join(result.error["traceback"])
+    assert dbg_kernel.execute("print('alive')").stdout == "alive\n"
+
+
+def test_headless_request_continues_with_a_notice(dbg_kernel):
+    result = dbg_kernel.execute("print(jax.jit(outer)(jnp.ones(2)))")
+    assert result.error is None, result.error
+    assert "jaxdbg: breakpoint at inner" in result.stdout
+    assert "headless policy 'continue'" in result.stdout
+
+
+def test_headless_raise_policy(dbg_kernel):
+    result = dbg_kernel.execute(
+        "%jaxdbg headless raise\njax.jit(outer)(jnp.ones(2)).block_until_ready()"
+    )
+    dbg_kernel.execute("%jaxdbg headless continue")
+    assert result.error is not None
+    assert "DebuggerQuit" in "\n".join(result.error["traceback"])
+    assert "headless policy 'raise'" in "\n".join(result.error["traceback"])
+
+
+def test_script_context_manager_and_magic(dbg_kernel):
+    code = """
+    import jaxdbg_widgets as jdw
+    with jdw.script(["p y.shape", "u", "p z.tolist()", "c"]):
+        jax.jit(outer)(jnp.ones(2)).block_until_ready()
+    """
+    result = dbg_kernel.execute(textwrap.dedent(code))
+    assert result.error is None, result.error
+    out = result.stdout
+    assert "Breakpoint 1 at inner (In[" in out
+    assert "(jdb) p y.shape\n(2,)\n(jdb) u\n" in out
+    assert "(jdb) p z.tolist()\n[3.0, 3.0]\n(jdb) c\nContinuing." in out
+    queued = dbg_kernel.execute("%jaxdbg script p y.sum(); c")
+    assert "2 command(s) queued" in queued.stdout
+    result = dbg_kernel.execute("jax.jit(outer)(jnp.zeros(2)).block_until_ready()")
+    assert "(jdb) p y.sum()\nArray(0., dtype=float32)\n(jdb) c" in result.stdout
+
+
+def test_cli_backend_still_available(dbg_kernel):
+    result = dbg_kernel.execute(
+        "from jaxdbg_widgets.core import jax_registry\n"
+        "print(jax_registry.lookup('cli').__module__)"
+    )
+    assert "cli_debugger" in result.stdout
+
+
+def test_unload_removes_the_backend(kernel):
+    kernel.execute("%load_ext jaxdbg")
+    out = kernel.execute(
+        "from jaxdbg_widgets.core import jax_registry\n"
+        "print([n for n, _ in jax_registry.backends()])\n"
+        "%unload_ext jaxdbg\n"
+        "print([n for n, _ in jax_registry.backends()])"
+    ).stdout.splitlines()
+    assert "jaxdbg" in out[0]
+    assert "jaxdbg" not in out[-1]

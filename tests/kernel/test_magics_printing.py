@@ -1,0 +1,105 @@
+"""``%jaxdbg log`` and ``%jaxdbg nans`` in a real kernel, answered like a browser would."""
+
+import json
+
+import pytest
+
+pytestmark = pytest.mark.kernel
+
+WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
+PRINTS = """
+import jax, jax.numpy as jnp
+
+@jax.jit
+def count(n):
+    def body(i, total):
+        jax.debug.print("step {i}", i=i)
+        return total + i
+    return jax.lax.fori_loop(0, n, body, 0)
+"""
+
+
+@pytest.fixture(scope="module")
+def loaded(shared_kernel):
+    shared_kernel.execute("%load_ext jaxdbg")
+    shared_kernel.execute(PRINTS)
+    return shared_kernel
+
+
+def _updates(messages, comm_id):
+    return [
+        m["content"]["data"]
+        for m in messages
+        if m["msg_type"] == "comm_msg"
+        and m["content"]["comm_id"] == comm_id
+        and m["content"]["data"].get("method") == "update"
+    ]
+
+
+def _open_log(kernel):
+    result = kernel.execute("%jaxdbg log")
+    [view] = result.data(WIDGET_MIME)
+    [text] = result.data("text/plain")
+    return view["model_id"], text
+
+
+def test_log_shows_a_widget_and_the_filter_box_refilters(loaded):
+    loaded.execute("%jaxdbg log clear")
+    loaded.execute("count(5).block_until_ready()")
+    comm_id, text = _open_log(loaded)
+    assert text == "PrintLog(5 kept of 5 seen, capacity 10000, attached)"
+    pending = loaded.start("import time; time.sleep(1)")
+    loaded.send_state(comm_id, {"query": "step 3"})
+    loaded.wait(pending)
+    update = loaded.wait_for(
+        lambda m: (
+            m["msg_type"] == "comm_msg"
+            and m["content"]["comm_id"] == comm_id
+            and "rows" in m["content"]["data"].get("state", {})
+        ),
+        timeout=30,
+    )
+    state = update["content"]["data"]["state"]
+    assert [row["text"] for row in state["rows"]] == ["step 3"]
+    assert state["stats"]["matched"] == 1
+    loaded.send_state(comm_id, {"query": ""})
+
+
+def test_a_burst_of_prints_reaches_the_browser_in_few_batched_updates(loaded):
+    loaded.execute("%jaxdbg log clear")
+    comm_id, _ = _open_log(loaded)
+    prints = 20_000
+    result = loaded.execute(f"_ = count({prints}).block_until_ready(); time.sleep(0.5)")
+    updates = _updates(result.messages, comm_id)
+    assert 1 <= len(updates) <= prints // 50
+    assert updates[-1]["state"]["stats"]["seen"] == prints
+    assert updates[-1]["state"]["rows"][-1]["text"] == f"step {prints - 1}"
+    assert len(json.dumps(updates[-1])) < 100_000
+
+
+def test_nans_on_off_reports_and_bad_use_is_one_line(loaded):
+    on = loaded.execute("%jaxdbg nans on")
+    assert on.stdout == "nan checks: on (jax_debug_nans=True, jax_debug_infs=True)\n"
+    raised = loaded.execute("jnp.log(-1.0)")
+    assert raised.error["ename"] == "FloatingPointError"
+    off = loaded.execute("%jaxdbg nans off")
+    assert off.stdout.startswith("nan checks: off")
+    bad = loaded.execute("%jaxdbg nans sometimes")
+    assert bad.error is None
+    assert bad.stderr.splitlines()[0] == "%jaxdbg: nans takes one of on|off, got 'sometimes'"
+
+
+def test_tab_completion_offers_nans_and_log_choices(loaded):
+    loaded.client.complete("%jaxdbg nans ", 13)
+    reply = loaded.client.get_shell_msg(timeout=30)
+    assert {"on", "off"} <= set(reply["content"]["matches"])
+    loaded.client.complete("%jaxdbg log t", 13)
+    reply = loaded.client.get_shell_msg(timeout=30)
+    assert reply["content"]["matches"] == ["text"]
+
+
+def test_unload_restores_the_nan_flags(loaded):
+    loaded.execute("%jaxdbg nans on")
+    loaded.execute("%unload_ext jaxdbg")
+    check = loaded.execute("print(jax.config.jax_debug_nans, jax.config.jax_debug_infs)")
+    assert check.stdout == "False False\n"

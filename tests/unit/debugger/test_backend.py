@@ -1,0 +1,276 @@
+"""The registry backend driven by fake front ends: a scripted inbox stands in for the browser."""
+
+from __future__ import annotations
+
+import gc
+import queue
+import weakref
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+from jaxdbg_widgets.core import jax_registry
+from jaxdbg_widgets.core.errors import DebuggerQuit, original_exception
+from jaxdbg_widgets.debugger import backend, headless, scripts
+from jaxdbg_widgets.debugger.session import Resume
+from jaxdbg_widgets.debugger.transports.capability import Tier
+
+TEST_BACKEND = "jaxdbg-unit-test"
+
+
+class FakeInbox:
+    """Answers like a browser: each ``get`` returns the next message, then times out."""
+
+    def __init__(self, widget: Any, messages: queue.Queue, seen: list[dict]) -> None:
+        self.widget = widget
+        self.messages = messages
+        self.seen = seen
+        self.closed = False
+
+    def get(self, timeout: float) -> Any | None:
+        self.seen.append(dict(self.widget.view))
+        try:
+            return self.messages.get(timeout=timeout)
+        except queue.Empty:
+            return None
+
+    def close(self) -> None:
+        self.closed = True
+
+
+class FakeFrontEnd:
+    def __init__(self, tier: Tier, messages=(), lines=()) -> None:
+        self.tier = tier
+        self.messages: queue.Queue = queue.Queue()
+        self.send(*messages)
+        self.lines = list(lines)
+        self.views: list[dict] = []
+        self.inboxes: list[FakeInbox] = []
+        self.displayed: list[Any] = []
+        self.updated: list[Any] = []
+
+    def send(self, *messages: Any) -> None:
+        for message in messages:
+            self.messages.put(message)
+
+    def __call__(self) -> backend.FrontEnd:
+        return backend.FrontEnd(
+            detect_tier=lambda: self.tier,
+            open_inbox=self._open,
+            read_line=lambda prompt: self.lines.pop(0) if self.lines else None,
+            display=self._display,
+        )
+
+    def _open(self, widget):
+        inbox = FakeInbox(widget, self.messages, self.views)
+        self.inboxes.append(inbox)
+        return inbox
+
+    def _display(self, widget):
+        self.displayed.append(widget)
+        return self.updated.append
+
+
+@pytest.fixture
+def use_front_end():
+    undo = []
+
+    def install(front_end: FakeFrontEnd):
+        undo.append(jax_registry.register(TEST_BACKEND, backend.make_backend(front_end), -100))
+        return front_end
+
+    backend.new_run()
+    yield install
+    for fn in undo:
+        fn()
+    backend.new_run()
+    headless.set_policy(None)
+    scripts.clear_queue()
+
+
+def _program(x):
+    y = jnp.sin(x) * 2
+    jax.debug.breakpoint(backend=TEST_BACKEND)
+    return (y + 1).sum()
+
+
+def _run(x=None):
+    return float(jax.jit(_program)(jnp.arange(4.0) if x is None else x))
+
+
+def test_widget_tier_clicks_evaluate_and_continue(use_front_end):
+    fe = use_front_end(
+        FakeFrontEnd(
+            Tier.SUBSHELL,
+            messages=[
+                {"type": "command", "line": "p y.shape"},
+                {"type": "frame", "index": 1},
+                {"type": "frame", "index": 0},
+                {"type": "command", "line": "c"},
+            ],
+        )
+    )
+    assert _run() == pytest.approx(float((jnp.sin(jnp.arange(4.0)) * 2 + 1).sum()))
+    widget = fe.displayed[0]
+    assert widget.view["status"] == "continue"
+    assert widget.view["transcript"][0] == {"command": "p y.shape", "output": "(4,)", "error": False}
+    assert [v["selected"] for v in fe.views[:4]] == [0, 0, 1, 0]
+    assert fe.inboxes[0].closed
+    assert fe.updated == [widget]
+    assert "text/html" in widget._repr_mimebundle_()[0]
+
+
+def test_quit_raises_debugger_quit_through_jax(use_front_end):
+    use_front_end(FakeFrontEnd(Tier.SUBSHELL, messages=[{"type": "command", "line": "q"}]))
+    with pytest.raises(Exception) as info:
+        _run()
+    original = info.value if isinstance(info.value, DebuggerQuit) else original_exception(info.value)
+    assert isinstance(original, DebuggerQuit)
+    assert "_program" in str(original)
+
+
+def test_continue_all_skips_the_rest_of_the_run(use_front_end):
+    fe = use_front_end(FakeFrontEnd(Tier.SUBSHELL, messages=[{"type": "command", "line": "ca"}]))
+    _run()
+    _run(jnp.ones(4))
+    jax.effects_barrier()
+    assert len(fe.displayed) == 1
+    backend.new_run()
+    fe.send({"type": "command", "line": "c"})
+    _run()
+    assert len(fe.displayed) == 2
+    assert fe.displayed[1].view["header"]["hit"] == 1
+
+
+def test_nothing_keeps_the_frames_alive_after_continue(use_front_end):
+    class Payload:
+        pass
+
+    refs = []
+
+    def program(x):
+        payload = Payload()
+        refs.append(weakref.ref(payload))
+        jax.debug.breakpoint(backend=TEST_BACKEND)
+        return x + 1
+
+    fe = use_front_end(
+        FakeFrontEnd(Tier.SUBSHELL, messages=[{"type": "command", "line": "p payload"}, {"type": "command", "line": "c"}])
+    )
+    jax.jit(program)(jnp.ones(3)).block_until_ready()
+    jax.effects_barrier()
+    assert "Payload object" in fe.displayed[0].view["transcript"][0]["output"]
+    jax.clear_caches()
+    gc.collect()
+    assert refs and refs[0]() is None
+
+
+def test_stdin_tier_reads_typed_commands(use_front_end, capsys):
+    fe = use_front_end(FakeFrontEnd(Tier.STDIN, lines=["p y.dtype", "w", "c"]))
+    _run()
+    out = capsys.readouterr().out
+    assert "Breakpoint 1 at _program" in out
+    assert "float32" in out
+    assert "Traceback:" in out
+    assert fe.displayed[0].view["status"] == "continue"
+
+
+def test_stdin_without_answer_falls_back_to_the_headless_policy(use_front_end, capsys):
+    use_front_end(FakeFrontEnd(Tier.TERMINAL, lines=[]))
+    _run()
+    assert "headless policy 'continue'" in capsys.readouterr().out
+
+
+def test_headless_continue_prints_a_notice(use_front_end, capsys):
+    fe = use_front_end(FakeFrontEnd(Tier.HEADLESS))
+    headless.set_policy(headless.HeadlessPolicy.CONTINUE)
+    _run()
+    out = capsys.readouterr().out
+    assert "jaxdbg: breakpoint at _program" in out and "continued" in out
+    assert fe.displayed == []
+
+
+def test_headless_raise_stops_the_computation(use_front_end):
+    use_front_end(FakeFrontEnd(Tier.HEADLESS))
+    headless.set_policy(headless.HeadlessPolicy.RAISE)
+    with pytest.raises(Exception) as info:
+        _run()
+    original = original_exception(info.value)
+    assert isinstance(original, DebuggerQuit)
+    assert "headless policy 'raise'" in str(original)
+
+
+def test_headless_script_policy_uses_the_environment(use_front_end, capsys, monkeypatch):
+    use_front_end(FakeFrontEnd(Tier.HEADLESS))
+    headless.set_policy(headless.HeadlessPolicy.SCRIPT)
+    monkeypatch.setenv(headless.SCRIPT_ENV_VAR, "p y.shape; c")
+    _run()
+    out = capsys.readouterr().out
+    assert "(jdb) p y.shape\n(4,)\n(jdb) c\nContinuing." in out
+
+
+def test_script_answers_across_breakpoints_and_prints_transcripts(use_front_end, capsys):
+    fe = use_front_end(FakeFrontEnd(Tier.SUBSHELL))
+    with scripts.script(["p y.shape", "c", "u", "p x.dtype", "c"]):
+        _run()
+        _run(jnp.zeros(4))
+        _run(jnp.ones(4))
+    out = capsys.readouterr().out
+    assert out.count("Breakpoint") == 3
+    assert "(jdb) p y.shape\n(4,)\n(jdb) c\nContinuing." in out
+    assert "(jdb) u\n> " in out
+    assert "(script has no more commands: continuing)" in out
+    assert fe.displayed == []
+
+
+def test_worker_thread_breakpoints_on_8_devices_are_served_one_by_one(use_front_end):
+    assert jax.device_count() == 8
+    mesh = jax.make_mesh((8,), ("i",))
+    sharding = jax.NamedSharding(mesh, jax.P("i"))
+    x = jax.device_put(jnp.arange(16.0), sharding)
+
+    def per_shard(block):
+        jax.debug.breakpoint(backend=TEST_BACKEND)
+        return block * 2
+
+    program = jax.jit(jax.shard_map(per_shard, mesh=mesh, in_specs=jax.P("i"), out_specs=jax.P("i")))
+    messages = [{"type": "command", "line": "p block.tolist()"}, {"type": "command", "line": "c"}] * 8
+    fe = use_front_end(FakeFrontEnd(Tier.SUBSHELL, messages=messages))
+    result = program(x)
+    np.testing.assert_allclose(np.asarray(result), np.arange(16.0) * 2)
+    jax.effects_barrier()
+    assert len(fe.displayed) == 8
+    shown = sorted(w.view["transcript"][0]["output"] for w in fe.displayed)
+    assert shown == sorted(str([2.0 * i, 2.0 * i + 1]) for i in range(8))
+    assert [w.view["header"]["hit"] for w in fe.displayed] == list(range(1, 9))
+    assert all(w.view["status"] == Resume.CONTINUE.value for w in fe.displayed)
+
+
+def test_interrupt_while_waiting_ends_with_keyboard_interrupt(use_front_end):
+    fe = use_front_end(FakeFrontEnd(Tier.SUBSHELL))
+
+    def raising_get(self, timeout):
+        raise KeyboardInterrupt
+
+    FakeInbox.get, original_get = raising_get, FakeInbox.get
+    try:
+        with pytest.raises(BaseException) as info:
+            _run()
+    finally:
+        FakeInbox.get = original_get
+    recovered = original_exception(info.value) if not isinstance(info.value, KeyboardInterrupt) else info.value
+    assert isinstance(recovered, KeyboardInterrupt)
+    assert fe.displayed[0].view["status"] == "interrupted"
+    assert fe.inboxes[0].closed
+
+
+def test_install_registers_above_cli_and_undo_removes():
+    before = jax_registry.snapshot()
+    undo = backend.install(None)
+    assert jax_registry.default_backend() == "jaxdbg"
+    assert dict(jax_registry.backends())["jaxdbg"] > dict(jax_registry.backends())["cli"]
+    undo()
+    assert jax_registry.snapshot() == before

@@ -1,0 +1,101 @@
+"""The JSON view state: complete, escaped, and under 64 KB whatever the program holds."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+
+from jaxdbg_widgets.debugger.session import Session
+from jaxdbg_widgets.debugger.view import VIEW_LIMIT, ViewBuilder, size_of
+
+from .conftest import CoreLikeFrame, jax_frames
+
+XSS = "<img src=x onerror=alert(1)>"
+
+
+def test_view_has_header_frames_source_locals_and_transcript(frames):
+    session = Session(frames, hit=2)
+    session.run("p y")
+    view = ViewBuilder(session).build()
+    json.dumps(view)
+    assert view["status"] == "waiting"
+    assert view["header"]["function"] == "step"
+    assert view["header"]["line"] == 12
+    assert view["header"]["hit"] == 2
+    assert view["header"]["thread"] == "main thread"
+    assert [f["function"] for f in view["frames"]] == ["step", "run"]
+    assert view["internal_count"] == 1
+    assert view["source"]["first"] == 10
+    assert view["source"]["current"] == 2
+    assert "breakpoint" in view["source"]["lines"][2]
+    names = [row["name"] for row in view["locals"]]
+    assert names == ["x", "scale", "y"]
+    assert view["transcript"] == [{"command": "p y", "output": "6.0", "error": False}]
+
+
+def test_array_locals_are_summarized_not_sent():
+    session = Session(jax_frames(big=np.ones((2000, 2000), dtype=np.float32)))
+    view = ViewBuilder(session).build()
+    row = view["locals"][0]
+    assert row["summary"]["shape"] == [2000, 2000]
+    assert row["summary"]["mean"] == 1
+    assert size_of(view) < 4_000
+
+
+def test_source_is_escaped_html():
+    frame = CoreLikeFrame(
+        "/work/m.py", 1, "f", {"s": XSS}, source=[f"s = {XSS!r}"], offset=0
+    )
+    view = ViewBuilder(Session([frame])).build()
+    html = view["source"]["lines"][0]
+    assert "<img" not in html
+    assert "&lt;img src=x onerror=alert(1)&gt;" in html
+
+
+def test_view_stays_under_the_limit_with_adversarial_content():
+    many_locals = {f"v{i}_{'n' * 200}": "y" * 10_000 for i in range(500)}
+    many_locals["arr"] = np.zeros((4000, 4000), dtype=np.float32)
+    long_source = ["+".join(["a"] * 200)] * 400
+    frames = [
+        CoreLikeFrame(f"/work/{'d' * 300}/m{i}.py", 200, "f" * 300, many_locals, source=long_source, offset=199)
+        for i in range(300)
+    ]
+    session = Session(frames)
+    for i in range(300):
+        session.run(f"p {'v' + str(i % 7) + '_' + 'n' * 200}")
+        session.run("p 'z' * 100000")
+    view = ViewBuilder(session).build()
+    assert size_of(view) <= VIEW_LIMIT
+    assert view["source"]["current"] is not None
+    assert view["transcript"]
+
+
+def test_many_locals_are_capped_with_a_count():
+    session = Session(jax_frames(**{f"v{i}": i for i in range(200)}))
+    rows = ViewBuilder(session).build()["locals"]
+    assert rows[-1]["more"] == 200 - (len(rows) - 1)
+
+
+def test_private_names_and_modules_are_hidden():
+    session = Session(jax_frames(_hidden=1, np=np, In=[], shown=2))
+    assert [r["name"] for r in ViewBuilder(session).build()["locals"]] == ["shown"]
+
+
+def test_batched_locals_follow_the_selected_element():
+    frame = CoreLikeFrame(
+        "/work/m.py", 1, "f", {"x": np.array([[1.0, 2.0], [3.0, 4.0]])}, source=["f()"], offset=0,
+        batched=("x",),
+    )
+    session = Session([frame], batch_size=2)
+    builder = ViewBuilder(session)
+    assert builder.build()["locals"][0]["summary"]["mean"] == 1.5
+    session.select_batch(1)
+    view = builder.build()
+    assert view["locals"][0]["summary"]["mean"] == 3.5
+    assert view["locals"][0]["batched"]
+    assert view["header"]["batch"] == {"index": 1, "size": 2}
+
+
+def test_status_is_carried(frames):
+    assert ViewBuilder(Session(frames)).build("quit")["status"] == "quit"

@@ -1,0 +1,72 @@
+import base64
+import re
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+import traitlets
+from jax.sharding import Mesh, NamedSharding, PartitionSpec
+
+from jaxdbg_widgets import ShardingWidget, sharding_html
+from jaxdbg_widgets._assets import asset
+from jaxdbg_widgets.sharding.esm import inlined_module
+
+
+@pytest.fixture
+def array():
+    mesh = Mesh(np.array(jax.devices()).reshape(2, 4), ("x", "y"))
+    return jax.device_put(
+        jnp.zeros((8, 16), jnp.float32), NamedSharding(mesh, PartitionSpec("x", "y"))
+    )
+
+
+def test_bundle_carries_the_static_html_fallback(array):
+    widget = ShardingWidget.from_array(array)
+    data, _ = widget._repr_mimebundle_()
+    assert data["application/vnd.jupyter.widget-view+json"]["model_id"] == widget.model_id
+    assert data["text/html"] == sharding_html(array.shape, array.sharding, dtype=array.dtype)
+
+
+def test_view_model_describes_cells(array):
+    view = ShardingWidget.from_array(array, color_map="viridis").view
+    assert len(view["cells"]) == 8 and len(view["facets"]) == 1
+    first = view["cells"][0]
+    assert first["devices"] == [0] and first["index"] == "[0:4, 0:4]"
+    assert first["tooltip"] == [
+        "CPU 0",
+        "process 0",
+        "index [0:4, 0:4]",
+        "shard shape (4, 4)",
+        "64 bytes",
+    ]
+    assert len({c["color"] for c in view["cells"]}) == 8
+
+
+def test_selection_accepts_known_devices_only(array):
+    widget = ShardingWidget.from_array(array)
+    widget.selected = [3, 4]
+    assert widget.selected == [3, 4]
+    with pytest.raises(traitlets.TraitError, match="99"):
+        widget.selected = [99]
+    with pytest.raises(traitlets.TraitError, match="zoom"):
+        widget.zoom = 0
+
+
+def test_bad_input_is_reported(array):
+    with pytest.raises(TypeError, match=r"jax\.Array"):
+        ShardingWidget.from_array(np.zeros(3))
+    with pytest.raises(ValueError, match="max_width"):
+        ShardingWidget.from_array(array, min_width=10, max_width=5)
+
+
+def test_esm_inlines_helper_modules_as_data_urls():
+    source = inlined_module("sharding.js")
+    assert 'from "./' not in source
+    urls = re.findall(r'from "data:text/javascript;base64,([^"]+)"', source)
+    decoded = {base64.b64decode(u).decode() for u in urls}
+    assert decoded == {
+        asset("sharding_contrast.js").read_text(),
+        asset("sharding_grid.js").read_text(),
+    }
+    assert "export default { render }" in source

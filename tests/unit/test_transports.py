@@ -1,0 +1,215 @@
+"""The transports' kernel-free parts: mailbox, interrupt watching, inbox bookkeeping, errors."""
+
+from __future__ import annotations
+
+import os
+import signal
+import threading
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+from jaxdbg_widgets.debugger import transports
+from jaxdbg_widgets.debugger.transports import interrupts
+from jaxdbg_widgets.debugger.transports.capability import Tier
+from jaxdbg_widgets.debugger.transports.cell_parent import CellParent
+from jaxdbg_widgets.debugger.transports.inbox import Inbox
+from jaxdbg_widgets.debugger.transports.mailbox import Mailbox
+
+
+def _in_thread(fn: Any) -> dict[str, Any]:
+    outcome: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            outcome["value"] = fn()
+        except BaseException as err:
+            outcome["error"] = err
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    thread.join(timeout=30)
+    assert not thread.is_alive()
+    return outcome
+
+
+def test_mailbox_is_fifo_and_times_out_empty() -> None:
+    box = Mailbox()
+    box.put("a")
+    box.put({"b": 1})
+    assert box.take(0) == (True, "a")
+    assert box.take(None) == (True, {"b": 1})
+    assert box.take(0.01) == (False, None)
+
+
+def test_mailbox_close_wakes_a_waiter_with_nothing() -> None:
+    box = Mailbox()
+    started = threading.Event()
+
+    def wait() -> tuple[bool, Any]:
+        started.set()
+        return box.take(None)
+
+    waiter = threading.Thread(target=lambda: results.append(wait()))
+    results: list[tuple[bool, Any]] = []
+    waiter.start()
+    started.wait()
+    box.close()
+    waiter.join(timeout=30)
+    assert results == [(False, None)]
+
+
+def test_mailbox_interrupt_comes_first_and_raises_once() -> None:
+    box = Mailbox()
+    box.put("pending")
+    box.interrupt()
+    with pytest.raises(KeyboardInterrupt):
+        box.take(None)
+    assert box.take(0) == (True, "pending")
+    assert box.take(0) == (False, None)
+
+
+@pytest.fixture
+def watching() -> Any:
+    undo = interrupts.install()
+    previous_handler = signal.signal(signal.SIGINT, lambda *_: None)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous_handler)
+        undo()
+
+
+def test_sigint_reaches_a_worker_waiting_in_a_mailbox(watching: None) -> None:
+    box = Mailbox()
+    registered = threading.Event()
+
+    def wait() -> Any:
+        with interrupts.notify_on_interrupt(box.interrupt):
+            registered.set()
+            return box.take(30)
+
+    def interrupt_soon() -> None:
+        registered.wait()
+        os.kill(os.getpid(), signal.SIGINT)
+
+    threading.Thread(target=interrupt_soon).start()
+    outcome = _in_thread(wait)
+    assert isinstance(outcome.get("error"), KeyboardInterrupt)
+
+
+def test_sigint_raises_in_a_worker_polling_in_python(watching: None) -> None:
+    stop = threading.Event()
+    registered = threading.Event()
+
+    def poll() -> str:
+        with interrupts.raising_on_interrupt():
+            registered.set()
+            while not stop.wait(0.01):
+                pass
+        return "not interrupted"
+
+    def interrupt_soon() -> None:
+        registered.wait()
+        os.kill(os.getpid(), signal.SIGINT)
+
+    threading.Thread(target=interrupt_soon).start()
+    outcome = _in_thread(poll)
+    stop.set()
+    assert isinstance(outcome.get("error"), KeyboardInterrupt)
+
+
+def test_install_restores_the_previous_wakeup_fd() -> None:
+    before = signal.set_wakeup_fd(-1)
+    signal.set_wakeup_fd(before)
+    undo = interrupts.install()
+    assert interrupts.is_watching()
+    assert interrupts.install()() is None
+    undo()
+    assert not interrupts.is_watching()
+    assert signal.set_wakeup_fd(before) == before
+
+
+def test_install_off_the_main_thread_is_refused() -> None:
+    outcome = _in_thread(interrupts.install)
+    assert isinstance(outcome.get("error"), RuntimeError)
+
+
+class _Comm:
+    def __init__(self, comm_id: str) -> None:
+        self.comm_id = comm_id
+        self.handled: list[dict[str, Any]] = []
+
+    def handle_msg(self, msg: dict[str, Any]) -> None:
+        self.handled.append(msg)
+
+
+class _Kernel:
+    def __init__(self) -> None:
+        self.restored: list[Any] = []
+        self._parent_ident = {"shell": b"ident"}
+
+    def get_parent(self, channel: str = "shell") -> dict[str, Any]:
+        return {"header": {"msg_id": "cell"}}
+
+    def set_parent(self, ident: Any, parent: dict[str, Any], channel: str) -> None:
+        self.restored.append((ident, parent["header"]["msg_id"], channel))
+
+
+class _TestInbox(Inbox):
+    tier = Tier.SUBSHELL
+
+
+def _message(data: dict[str, Any]) -> dict[str, Any]:
+    return {"content": {"comm_id": "c1", "data": data}}
+
+
+def test_inbox_queues_custom_messages_and_restores_the_cell_parent() -> None:
+    comm, kernel = _Comm("c1"), _Kernel()
+    with _TestInbox(comm, CellParent.capture(kernel)) as inbox:
+        comm.handle_msg(_message({"method": "update", "state": {"x": 1}}))
+        comm.handle_msg(_message({"method": "custom", "content": {"command": "u"}}))
+        assert inbox.get(0) == {"command": "u"}
+        assert inbox.get(0) is None
+    assert len(comm.handled) == 2
+    assert kernel.restored[0] == (b"ident", "cell", "shell")
+    assert len(kernel.restored) == 3
+
+
+def test_inbox_close_restores_the_comm_exactly_and_is_idempotent() -> None:
+    comm = _Comm("c2")
+    original = comm.handle_msg
+    inbox = _TestInbox(comm, CellParent.capture(_Kernel()))
+    assert "handle_msg" in vars(comm)
+    inbox.close()
+    inbox.close()
+    assert "handle_msg" not in vars(comm)
+    assert comm.handle_msg == original
+    with pytest.raises(RuntimeError, match="closed"):
+        inbox.get(0)
+
+
+def test_one_open_inbox_per_comm() -> None:
+    comm = _Comm("c3")
+    with (
+        _TestInbox(comm, CellParent.capture(_Kernel())),
+        pytest.raises(RuntimeError, match="already has an open inbox"),
+    ):
+        _TestInbox(comm, CellParent.capture(_Kernel()))
+    _TestInbox(comm, CellParent.capture(_Kernel())).close()
+
+
+def test_negative_timeout_is_a_value_error() -> None:
+    inbox = _TestInbox(_Comm("c4"), CellParent.capture(_Kernel()))
+    with inbox, pytest.raises(ValueError, match="timeout"):
+        inbox.get(-1)
+
+
+def test_outside_a_kernel_there_is_no_transport_and_no_stdin() -> None:
+    widget = SimpleNamespace(comm=_Comm("c5"), on_msg=lambda *a, **k: None)
+    with pytest.raises(transports.NoTransport, match="not running in an IPython kernel"):
+        transports.open_inbox(widget)
+    assert transports.read_line("(jdb) ") is None
+    with pytest.raises(TypeError, match="prompt must be a str"):
+        transports.read_line(3)  # type: ignore[arg-type]
