@@ -63,7 +63,9 @@ export function headerDetails(header, status) {
     parts.push(header.thread);
   }
   if (header?.batch) {
-    parts.push(`batch ${header.batch.index} of ${header.batch.size}`);
+    const { index, size, element } = header.batch;
+    const original = element !== undefined && element !== index ? ` (element ${element})` : "";
+    parts.push(`batch ${index} of ${size}${original}`);
   }
   parts.push(`breakpoint #${header?.hit ?? 1}`);
   parts.push(STATUS_TEXT[status] ?? String(status ?? ""));

@@ -63,7 +63,7 @@ function drawLegend(view) {
   }
   if (view.processes.length > 1) {
     for (const [process, ids] of view.processes) {
-      legend.append(element("span", "jdw-shw-process", `process ${process}: ${ids.join(", ")}`));
+      legend.append(element("span", "jdw-shw-process", `process ${process}: ${ids}`));
     }
   }
   return legend;

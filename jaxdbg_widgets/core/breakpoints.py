@@ -19,7 +19,13 @@ from jax import numpy as jnp
 from jaxdbg_widgets.core import jax_registry
 from jaxdbg_widgets.core.errors import DebuggerQuit
 from jaxdbg_widgets.core.frames import CapturedFrames, capture
-from jaxdbg_widgets.core.primitive import Batch, bind, check_vmap_method, current_thread_id
+from jaxdbg_widgets.core.primitive import (
+    Batch,
+    bind,
+    check_vmap_method,
+    current_thread_id,
+    run_host,
+)
 
 debug_lock = threading.RLock()
 """Serialises debugger sessions: breakpoints hit on several threads are served in turn."""
@@ -79,7 +85,7 @@ def _with_token(token: Any, captured: CapturedFrames, host_fn) -> Any:
     token, operands = jax.lax.stop_gradient((token, captured.operands))
 
     def run(token_value, *values):
-        host_fn(list(values), None)
+        run_host(host_fn, values, batch=None, has_pred=False)
         return token_value
 
     shapes = jax.tree_util.tree_map(lambda t: jax.ShapeDtypeStruct(t.shape, t.dtype), token)

@@ -119,8 +119,8 @@ def _select(values: list[Any], batch: Batch | None) -> tuple[list[Any], Batch | 
 def _call(host_fn: HostFn, values: list[Any], batch: Batch | None) -> None:
     try:
         host_fn(values, batch)
-    except DebuggerQuit as quit_:
-        remember(quit_)
+    except (DebuggerQuit, KeyboardInterrupt) as stop:
+        remember(stop)
         raise
     except BaseException as error:
         remember(error)

@@ -4,7 +4,8 @@ the headless policy).
 
 Breakpoints are served one at a time, whichever thread hits them. "Continue all" skips the
 remaining breakpoints of the same run (the same notebook cell; outside a kernel, until
-:func:`new_run`). Quit raises :class:`~jaxdbg_widgets.core.errors.DebuggerQuit`.
+:func:`new_run`), and so do quit, an interrupt or an error, since the computation stops
+anyway. Quit raises :class:`~jaxdbg_widgets.core.errors.DebuggerQuit`.
 """
 
 from __future__ import annotations
@@ -117,16 +118,19 @@ def make_backend(front_end: Callable[[], FrontEnd] = _default_front_end) -> Call
                 frames,
                 thread_id=thread_id,
                 batch_size=kwargs.get("batch_size"),
+                batch_indices=kwargs.get("batch_indices"),
                 device=kwargs.get("device"),
                 hit=run.hits,
             )
             try:
                 resume = _serve(session, front_end())
             except KeyboardInterrupt as interrupt:
+                _skip_rest(run)
                 error = KeyboardInterrupt(str(interrupt) or f"interrupted at {session.location}")
                 remember(error)
                 raise error from None
             except BaseException as error:
+                _skip_rest(run)
                 remember(error)
                 raise
             finally:
@@ -136,11 +140,16 @@ def make_backend(front_end: Callable[[], FrontEnd] = _default_front_end) -> Call
     return backend
 
 
+def _skip_rest(run: _Run) -> None:
+    with _state_lock:
+        run.skip_rest = True
+
+
 def _finish(session: Session, resume: Resume, run: _Run) -> None:
     if resume is Resume.CONTINUE_ALL:
-        with _state_lock:
-            run.skip_rest = True
+        _skip_rest(run)
     elif resume is Resume.QUIT:
+        _skip_rest(run)
         error = DebuggerQuit(
             f"the jaxdbg_widgets debugger was quit at {session.location}; "
             "the computation was stopped"
@@ -259,9 +268,7 @@ def _banner(session: Session, *, stable: bool = False) -> str:
     if stable and session.thread_id is not None:
         where = "worker thread" + (f", {session.device}" if session.device else "")
     batch = (
-        f", batch index {session.batch_index} of {session.batch_size}"
-        if session.batch_size
-        else ""
+        f", batch index {session.batch_index} of {session.batch_size}" if session.batch_size else ""
     )
     return f"Breakpoint {session.hit} at {session.location}, {where}{batch}"
 

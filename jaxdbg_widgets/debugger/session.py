@@ -54,6 +54,7 @@ class Session:
         *,
         thread_id: int | None = None,
         batch_size: int | None = None,
+        batch_indices: Sequence[int] | None = None,
         device: str | None = None,
         hit: int = 1,
         show_internal: bool = False,
@@ -62,6 +63,7 @@ class Session:
         self.thread_id = thread_id
         self.batch_size = batch_size if batch_size and batch_size > 0 else None
         self.batch_index = 0
+        self.batch_indices = list(batch_indices) if batch_indices is not None else None
         self.device = device
         self.hit = hit
         self.show_internal = show_internal
@@ -113,6 +115,13 @@ class Session:
         if not isinstance(index, int) or not 0 <= index < self.batch_size:
             raise ValueError(f"batch index must be an integer in [0, {self.batch_size - 1}]")
         self.batch_index = index
+
+    @property
+    def batch_element(self) -> int:
+        """The selected element's index in the whole ``vmap`` batch (before any predicate)."""
+        if self.batch_indices is not None and self.batch_index < len(self.batch_indices):
+            return int(self.batch_indices[self.batch_index])
+        return self.batch_index
 
     def frame_locals(self, frame: FrameView | None = None) -> dict[str, Any]:
         """The frame's locals with batched values narrowed to the selected batch element."""
@@ -252,6 +261,18 @@ def _cmd_list(session: Session, _arg: str) -> str:
     return session.context(num_lines=5)
 
 
+def _cmd_batch(session: Session, arg: str) -> str:
+    if session.batch_size is None:
+        raise ValueError("this breakpoint is not batched")
+    if arg:
+        try:
+            index = int(arg)
+        except ValueError:
+            raise ValueError(f"batch index must be an integer, got {arg!r}") from None
+        session.select_batch(index)
+    return f"batch index {session.batch_index} of {session.batch_size}"
+
+
 def _resume(how: Resume, message: str) -> Callable[[Session, str], str]:
     def run(session: Session, _arg: str) -> str:
         session.resume = how
@@ -286,6 +307,12 @@ _TABLE = [
         _cmd_where,
     ),
     _Command(("list", "l"), "l(ist)", "list source around the current line", _cmd_list),
+    _Command(
+        ("batch", "b"),
+        "b(atch) [index]",
+        "show or select the vmap element every value comes from",
+        _cmd_batch,
+    ),
     _Command(
         ("continue", "c", "cont"),
         "c(ont(inue))",

@@ -72,7 +72,7 @@ def _locals(view: dict[str, Any]) -> str:
     if not rows:
         return ""
     body = "".join(
-        f"<tr><td>{escape(row['name'])}</td><td style=\"{_MUTED}\">{escape(row['type'])}</td>"
+        f'<tr><td>{escape(row["name"])}</td><td style="{_MUTED}">{escape(row["type"])}</td>'
         f"<td>{escape(format_summary(row['summary']) if 'summary' in row else row.get('repr', ''))}"
         "</td></tr>"
         for row in rows

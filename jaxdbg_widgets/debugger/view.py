@@ -71,7 +71,11 @@ class ViewBuilder:
         session = self.session
         frame = session.frame if session.frames else None
         batch = (
-            {"index": session.batch_index, "size": session.batch_size}
+            {
+                "index": session.batch_index,
+                "size": session.batch_size,
+                "element": session.batch_element,
+            }
             if session.batch_size is not None
             else None
         )
@@ -121,7 +125,9 @@ def _source_window(frame: FrameView) -> dict[str, Any]:
     }
 
 
-def locals_rows(values: dict[str, Any], batched: frozenset[str] = frozenset()) -> list[dict[str, Any]]:
+def locals_rows(
+    values: dict[str, Any], batched: frozenset[str] = frozenset()
+) -> list[dict[str, Any]]:
     """Name, type, short repr and (for arrays) a summary of each shown local, at most LOCALS_LIMIT."""
     rows: list[dict[str, Any]] = []
     hidden = 0

@@ -62,6 +62,12 @@ class LogEntry:
         return needle in self.text.lower() or needle in self.site.lower()
 
 
+def _checked_capacity(capacity: object) -> int:
+    if not isinstance(capacity, int) or isinstance(capacity, bool) or capacity < 1:
+        raise ValueError(f"capacity must be a positive integer, got {capacity!r}")
+    return capacity
+
+
 def _cut(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
@@ -73,10 +79,9 @@ class PrintLog:
     """
 
     def __init__(self, capacity: int = DEFAULT_CAPACITY, *, attach: bool = True) -> None:
-        if not isinstance(capacity, int) or isinstance(capacity, bool) or capacity < 1:
-            raise ValueError(f"capacity must be a positive integer, got {capacity!r}")
-        self.capacity = capacity
-        self._entries: collections.deque[LogEntry] = collections.deque(maxlen=capacity)
+        self._entries: collections.deque[LogEntry] = collections.deque(
+            maxlen=_checked_capacity(capacity)
+        )
         self._lock = threading.Lock()
         self._counter = itertools.count(1)
         self._seen = 0
@@ -96,6 +101,19 @@ class PrintLog:
         detach, self._detach = self._detach, None
         if detach is not None:
             detach()
+
+    @property
+    def capacity(self) -> int:
+        """How many entries are kept; setting it keeps the newest that still fit."""
+        return self._entries.maxlen or 0
+
+    @capacity.setter
+    def capacity(self, capacity: int) -> None:
+        capacity = _checked_capacity(capacity)
+        with self._lock:
+            self._entries = collections.deque(self._entries, maxlen=capacity)
+        for listener in tuple(self._listeners):
+            listener()
 
     @property
     def attached(self) -> bool:

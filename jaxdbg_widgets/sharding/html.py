@@ -18,6 +18,9 @@ from jaxdbg_widgets.sharding.view import view_model
 LEGEND_LIMIT = 64
 LINE_HEIGHT_EM = 1.25
 
+# Selectors start with ``div.jdw-shd table.jdw-shd-t`` to outrank JupyterLab's rendered-HTML
+# table rules (right-aligned, padded, striped rows), which would otherwise win.
+_T = "div.jdw-shd table.jdw-shd-t"
 STYLE = (
     ".jdw-shd{font-family:var(--jp-code-font-family,monospace);"
     "font-size:var(--jp-code-font-size,13px);color:var(--jp-ui-font-color1,#1f1f1f)}"
@@ -25,13 +28,16 @@ STYLE = (
     ".jdw-shd-scroll{overflow:auto;max-height:640px;max-width:100%}"
     ".jdw-shd-facet{display:inline-block;margin:0 12px 8px 0;vertical-align:top}"
     ".jdw-shd-facet figcaption{font-weight:bold}"
-    ".jdw-shd table{border-collapse:collapse;table-layout:fixed}"
-    ".jdw-shd td{padding:0 2px;text-align:center;vertical-align:middle;white-space:nowrap;"
+    f"{_T}{{border-collapse:collapse;table-layout:fixed;margin:0;font-size:inherit;"
+    "color:inherit;border:none}"
+    f"{_T} tr,{_T} tr:hover{{background:transparent}}"
+    f"{_T} td{{padding:0 2px;text-align:center;vertical-align:middle;white-space:nowrap;"
     "overflow:hidden;text-overflow:ellipsis;line-height:1.25;"
     "border:1px solid var(--jp-border-color1,#bdbdbd)}"
-    ".jdw-shd th{font-weight:normal;color:var(--jp-ui-font-color2,#616161);"
-    "font-family:var(--jp-ui-font-family,sans-serif);font-size:smaller;padding:2px}"
-    ".jdw-shd th.jdw-shd-rax{writing-mode:vertical-rl}"
+    f"{_T} th{{font-weight:normal;color:var(--jp-ui-font-color2,#616161);text-align:center;"
+    "font-family:var(--jp-ui-font-family,sans-serif);font-size:smaller;padding:2px;"
+    "line-height:1.25;white-space:nowrap;border:none;background:transparent}"
+    f"{_T} th.jdw-shd-rax{{writing-mode:vertical-rl}}"
     ".jdw-shd-legend{font-family:var(--jp-ui-font-family,sans-serif);margin-top:4px;"
     "font-size:smaller}"
     ".jdw-shd-legend span{display:inline-block;margin:0 10px 2px 0}"
@@ -83,7 +89,7 @@ def _facet_html(facet: dict[str, Any], cells: list[dict[str, Any]]) -> str:
             tds.append(_cell_html(cell, width, height))
         rows.append("<tr>" + "".join(tds) + "</tr>")
     caption = f"<figcaption>{escape(facet['title'])}</figcaption>" if facet["title"] else ""
-    return f'<figure class="jdw-shd-facet">{caption}<table>{"".join(rows)}</table></figure>'
+    return f'<figure class="jdw-shd-facet">{caption}<table class="jdw-shd-t">{"".join(rows)}</table></figure>'
 
 
 def _cell_html(cell: dict[str, Any] | None, width: int | None, height: int | None) -> str:
@@ -111,18 +117,5 @@ def _legend_html(view: dict[str, Any]) -> str:
     elif view["use_color"]:
         entries = [f"<span>one colour per shard ({len(cells)} colours)</span>"]
     if len(view["processes"]) > 1:
-        entries.extend(
-            f"<span>process {p}: {escape(_id_ranges(ids))}</span>" for p, ids in view["processes"]
-        )
+        entries.extend(f"<span>process {p}: {escape(ids)}</span>" for p, ids in view["processes"])
     return f'<div class="jdw-shd-legend">{"".join(entries)}</div>' if entries else ""
-
-
-def _id_ranges(ids: list[int]) -> str:
-    """``0-3, 8`` for ``[0, 1, 2, 3, 8]``: device ids folded into runs."""
-    runs: list[list[int]] = []
-    for i in sorted(ids):
-        if runs and i == runs[-1][1] + 1:
-            runs[-1][1] = i
-        else:
-            runs.append([i, i])
-    return ", ".join(f"{a}-{b}" if a != b else f"{a}" for a, b in runs)

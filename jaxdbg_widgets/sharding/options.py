@@ -41,7 +41,10 @@ class RenderOptions:
 def cell_size(
     layout: ShardingLayout, facet: Facet, cell: Cell, options: RenderOptions
 ) -> tuple[int, int | None]:
-    """A cell's (width in characters, height in lines) by JAX's rules; height is None in 1-D rows."""
+    """A cell's (width in characters, height in lines) by JAX's rules; height is None in 1-D rows.
+
+    A height under one line is raised to one, as the label line is drawn anyway.
+    """
     base_height = int(10 * options.scale)
     if facet.row_dim is None:
         length = layout.shape[facet.col_dim] if facet.col_dim is not None else 1
@@ -55,7 +58,7 @@ def cell_size(
         _ratio(cell.shard_shape[facet.col_dim], n_cols, facet.cols) * base_width * HEIGHT_TO_WIDTH
     )
     height = int(_ratio(cell.shard_shape[facet.row_dim], n_rows, facet.rows) * base_height)
-    return _clamped(width, options), height
+    return _clamped(width, options), max(height, 1)
 
 
 def cell_text(layout: ShardingLayout, cell: Cell) -> str:

@@ -22,16 +22,16 @@ def view_model(layout: ShardingLayout, options: RenderOptions) -> dict[str, Any]
 def _view_model(layout: ShardingLayout, options: RenderOptions) -> dict[str, Any]:
     colors = options.colors(layout) or [None] * len(layout.cells)
     number = {cell.bounds: i for i, cell in enumerate(layout.cells)}
+    labels = [cell_text(layout, cell) for cell in layout.cells]
+    facets = layout.facets(options.rows, options.cols)
     return {
         "kind": layout.kind,
         "summary": summary_parts(layout),
         "use_color": options.use_color,
-        "facets": [
-            _facet(layout, facet, options, number)
-            for facet in layout.facets(options.rows, options.cols)
-        ],
+        "facets": [_facet(layout, facet, options, number, labels) for facet in facets],
         "cells": [
-            _cell(layout, cell, color) for cell, color in zip(layout.cells, colors, strict=True)
+            _cell(layout, cell, label, color)
+            for cell, label, color in zip(layout.cells, labels, colors, strict=True)
         ],
         "processes": _processes(layout),
     }
@@ -83,7 +83,8 @@ def tooltip_lines(layout: ShardingLayout, cell: Cell) -> list[str]:
     return lines
 
 
-def _facet(layout, facet, options, number) -> dict[str, Any]:
+def _facet(layout, facet, options, number, labels) -> dict[str, Any]:
+    """Track sizes by JAX's rules, widened where a label would not fit (as rich's columns are)."""
     widths = [options.min_width] * facet.cols
     heights: list[int | None] = [None] * facet.rows
     size_of: dict[tuple[int, ...], tuple[int, int | None]] = {}
@@ -92,7 +93,7 @@ def _facet(layout, facet, options, number) -> dict[str, Any]:
         if size is None:
             size = size_of[cell.shard_shape] = cell_size(layout, facet, cell, options)
         width, height = size
-        widths[c] = max(widths[c], width)
+        widths[c] = max(widths[c], width, len(labels[number[cell.bounds]]) + 2)
         if height is not None:
             heights[r] = max(heights[r] or 0, height)
     return {
@@ -107,9 +108,9 @@ def _facet(layout, facet, options, number) -> dict[str, Any]:
     }
 
 
-def _cell(layout: ShardingLayout, cell: Cell, color: str | None) -> dict[str, Any]:
+def _cell(layout: ShardingLayout, cell: Cell, label: str, color: str | None) -> dict[str, Any]:
     return {
-        "label": cell_text(layout, cell),
+        "label": label,
         "devices": list(cell.device_ids),
         "processes": list(cell.process_indices),
         "index": cell.index_text,
@@ -119,7 +120,19 @@ def _cell(layout: ShardingLayout, cell: Cell, color: str | None) -> dict[str, An
 
 
 def _processes(layout: ShardingLayout) -> list[list[Any]]:
+    """``[process, "0-3, 8"]`` pairs: each process and its device ids folded into runs."""
     by_process: dict[int, list[int]] = {}
     for device in layout.devices:
         by_process.setdefault(device.process_index, []).append(device.id)
-    return [[p, ids] for p, ids in sorted(by_process.items())]
+    return [[p, id_ranges(ids)] for p, ids in sorted(by_process.items())]
+
+
+def id_ranges(ids: list[int]) -> str:
+    """``0-3, 8`` for ``[0, 1, 2, 3, 8]``."""
+    runs: list[list[int]] = []
+    for i in sorted(ids):
+        if runs and i == runs[-1][1] + 1:
+            runs[-1][1] = i
+        else:
+            runs.append([i, i])
+    return ", ".join(f"{a}-{b}" if a != b else f"{a}" for a, b in runs)

@@ -45,6 +45,9 @@ test("hasNonFinite is true only with NaN or Inf", () => {
 test("headerDetails names thread, batch, breakpoint number and status", () => {
   const header = { thread: "thread 7", batch: { index: 1, size: 4 }, hit: 3 };
   assert.equal(headerDetails(header, "waiting"), "thread 7 · batch 1 of 4 · breakpoint #3 · waiting");
+  const filtered = { thread: "main thread", batch: { index: 0, size: 2, element: 5 }, hit: 1 };
+  assert.equal(headerDetails(filtered, "waiting"),
+    "main thread · batch 0 of 2 (element 5) · breakpoint #1 · waiting");
   assert.equal(headerDetails({ thread: "main thread", hit: 1 }, "continue_all"),
     "main thread · breakpoint #1 · continued, rest skipped");
 });

@@ -74,10 +74,82 @@ def test_hover_tooltip_click_highlight_and_zoom(lab_page, notebook):
     page.mouse.move(0, 0)
     lab_page.screenshot("sharding-highlight")
 
-    page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-cell')")
+    page.evaluate(
+        "() => { window.jupyterapp.shell.currentWidget.content.activeCellIndex = 1;"
+        " return window.jupyterapp.commands.execute('notebook:run-cell'); }"
+    )
     page.wait_for_function(
         "() => [...document.querySelectorAll('.jp-OutputArea-output')]"
         ".some(o => o.textContent.includes('selected [1, 5] zoom 1.25'))",
         timeout=60_000,
     )
+    assert lab_page.console_errors == []
+
+
+SHARDING_NOTEBOOK = Path(__file__).resolve().parents[2] / "notebooks" / "sharding.ipynb"
+POD = """\
+import itertools
+from dataclasses import dataclass
+import jaxdbg_widgets as jdw
+
+@dataclass(frozen=True)
+class PodDevice:
+    id: int
+    platform: str = "tpu"
+    process_index: int = 0
+
+class Pod:
+    devices = [PodDevice(i, process_index=i // 256) for i in range(4096)]
+    def devices_indices_map(self, shape):
+        blocks = [[slice(i * (n // 64), (i + 1) * (n // 64)) for i in range(64)] for n in shape]
+        return dict(zip(self.devices, itertools.product(*blocks)))
+
+jdw.ShardingWidget((4096, 4096), Pod(), dtype="bfloat16")"""
+
+
+def test_sharding_notebook_in_a_dark_theme(lab_page):
+    page = lab_page.page
+    lab_page.open_notebook(SHARDING_NOTEBOOK)
+    page.evaluate(
+        "() => window.jupyterapp.commands.execute('apputils:change-theme',"
+        " {theme: 'JupyterLab Dark'})"
+    )
+    lab_page.run_all_cells()
+    page.wait_for_function(
+        "() => document.querySelectorAll('.jdw-shw').length === 7"
+        " && document.querySelectorAll('.jdw-shd').length === 2",  # plus Mesh, NamedSharding
+        timeout=60_000,
+    )
+    text = "\n".join(page.locator(".jp-OutputArea-output").all_inner_texts())
+    assert "Traceback" not in text
+    background = page.locator(".jdw-shw-scroll").first.evaluate(
+        "el => getComputedStyle(el).backgroundColor"
+    )
+    assert background not in ("rgb(255, 255, 255)", "rgba(0, 0, 0, 0)")
+    lab_page.screenshot("sharding-notebook-dark")
+    assert lab_page.console_errors == []
+
+
+def test_four_thousand_devices_fit_and_stay_readable(lab_page, tmp_path):
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(POD)])
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    path = tmp_path / "pod.ipynb"
+    nbformat.write(nb, path)
+    page = lab_page.page
+    lab_page.open_notebook(path)
+    lab_page.run_all_cells()
+    cells = page.locator(".jdw-shw-cell")
+    cells.first.wait_for(timeout=60_000)
+    assert cells.count() == 4096
+    scroll = page.locator(".jdw-shw-scroll")
+    assert scroll.evaluate("el => el.scrollWidth > el.clientWidth")
+    label = cells.nth(4095)
+    label.scroll_into_view_if_needed()
+    assert label.inner_text() == "TPU 4095 p15"
+    assert label.evaluate("el => el.scrollWidth <= el.clientWidth")  # label not clipped
+    lab_page.screenshot("sharding-4096-scrolled")
+    page.locator(".jdw-shw-bar button", has_text="fit").click()
+    page.wait_for_function("() => document.querySelector('.jdw-shw-zoomval').textContent !== '100%'")
+    assert scroll.evaluate("el => el.scrollWidth <= el.clientWidth + 1")
+    lab_page.screenshot("sharding-4096-fit")
     assert lab_page.console_errors == []

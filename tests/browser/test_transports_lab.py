@@ -34,6 +34,7 @@ CELLS = [
     "    ack = traitlets.Unicode('waiting').tag(sync=True)\n"
     "def serve(label):\n"
     "    with transports.open_inbox(probe) as inbox:\n"
+    "        print('listening', label, flush=True)\n"
     "        got = inbox.get(timeout=90)\n"
     "        probe.ack = f'{label} got {got}'\n"
     "        print(label, 'done', got, flush=True)\n"
@@ -80,10 +81,12 @@ def test_clicks_reach_blocked_cells_on_main_and_worker_threads(lab_page, noteboo
     button = page.locator(".probe-button")
     button.wait_for(timeout=60_000)
 
+    _wait_for_output(page, "listening main")
     button.click()
     _wait_for_output(page, "main done {'click': 1}")
     _wait_for_ack(page, "main got {'click': 1}")
 
+    _wait_for_output(page, "listening worker")
     button.click()
     _wait_for_output(page, "worker done {'click': 2}")
     _wait_for_ack(page, "worker got {'click': 2}")

@@ -312,7 +312,7 @@ def test_breakpoints_from_several_threads_are_served_one_after_another():
     finally:
         undo()
     assert events == ["enter", "exit"] * 8
-    assert len(threads) > 1
+    assert None not in threads
 
 
 def _quitting_backend(frames, thread_id, **kwargs):

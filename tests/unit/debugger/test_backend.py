@@ -116,7 +116,11 @@ def test_widget_tier_clicks_evaluate_and_continue(use_front_end):
     assert _run() == pytest.approx(float((jnp.sin(jnp.arange(4.0)) * 2 + 1).sum()))
     widget = fe.displayed[0]
     assert widget.view["status"] == "continue"
-    assert widget.view["transcript"][0] == {"command": "p y.shape", "output": "(4,)", "error": False}
+    assert widget.view["transcript"][0] == {
+        "command": "p y.shape",
+        "output": "(4,)",
+        "error": False,
+    }
     assert [v["selected"] for v in fe.views[:4]] == [0, 0, 1, 0]
     assert fe.inboxes[0].closed
     assert fe.updated == [widget]
@@ -127,7 +131,9 @@ def test_quit_raises_debugger_quit_through_jax(use_front_end):
     use_front_end(FakeFrontEnd(Tier.SUBSHELL, messages=[{"type": "command", "line": "q"}]))
     with pytest.raises(Exception) as info:
         _run()
-    original = info.value if isinstance(info.value, DebuggerQuit) else original_exception(info.value)
+    original = (
+        info.value if isinstance(info.value, DebuggerQuit) else original_exception(info.value)
+    )
     assert isinstance(original, DebuggerQuit)
     assert "_program" in str(original)
 
@@ -158,7 +164,10 @@ def test_nothing_keeps_the_frames_alive_after_continue(use_front_end):
         return x + 1
 
     fe = use_front_end(
-        FakeFrontEnd(Tier.SUBSHELL, messages=[{"type": "command", "line": "p payload"}, {"type": "command", "line": "c"}])
+        FakeFrontEnd(
+            Tier.SUBSHELL,
+            messages=[{"type": "command", "line": "p payload"}, {"type": "command", "line": "c"}],
+        )
     )
     jax.jit(program)(jnp.ones(3)).block_until_ready()
     jax.effects_barrier()
@@ -236,8 +245,13 @@ def test_worker_thread_breakpoints_on_8_devices_are_served_one_by_one(use_front_
         jax.debug.breakpoint(backend=TEST_BACKEND)
         return block * 2
 
-    program = jax.jit(jax.shard_map(per_shard, mesh=mesh, in_specs=jax.P("i"), out_specs=jax.P("i")))
-    messages = [{"type": "command", "line": "p block.tolist()"}, {"type": "command", "line": "c"}] * 8
+    program = jax.jit(
+        jax.shard_map(per_shard, mesh=mesh, in_specs=jax.P("i"), out_specs=jax.P("i"))
+    )
+    messages = [
+        {"type": "command", "line": "p block.tolist()"},
+        {"type": "command", "line": "c"},
+    ] * 8
     fe = use_front_end(FakeFrontEnd(Tier.SUBSHELL, messages=messages))
     result = program(x)
     np.testing.assert_allclose(np.asarray(result), np.arange(16.0) * 2)
@@ -261,7 +275,11 @@ def test_interrupt_while_waiting_ends_with_keyboard_interrupt(use_front_end):
             _run()
     finally:
         FakeInbox.get = original_get
-    recovered = original_exception(info.value) if not isinstance(info.value, KeyboardInterrupt) else info.value
+    recovered = (
+        original_exception(info.value)
+        if not isinstance(info.value, KeyboardInterrupt)
+        else info.value
+    )
     assert isinstance(recovered, KeyboardInterrupt)
     assert fe.displayed[0].view["status"] == "interrupted"
     assert fe.inboxes[0].closed
@@ -274,3 +292,47 @@ def test_install_registers_above_cli_and_undo_removes():
     assert dict(jax_registry.backends())["jaxdbg"] > dict(jax_registry.backends())["cli"]
     undo()
     assert jax_registry.snapshot() == before
+
+
+def test_core_breakpoint_under_vmap_enters_once_with_a_batch_selector(use_front_end):
+    import jaxdbg_widgets as jdw
+
+    def program(x):
+        y = x * 10
+        jdw.breakpoint(backend=TEST_BACKEND)
+        return y
+
+    fe = use_front_end(
+        FakeFrontEnd(
+            Tier.SUBSHELL,
+            messages=[
+                {"type": "command", "line": "p y.tolist()"},
+                {"type": "batch", "index": 2},
+                {"type": "command", "line": "p y.tolist()"},
+                {"type": "command", "line": "c"},
+            ],
+        )
+    )
+    out = jax.jit(jax.vmap(program))(jnp.arange(6.0).reshape(3, 2))
+    jax.effects_barrier()
+    np.testing.assert_allclose(np.asarray(out), np.arange(6.0).reshape(3, 2) * 10)
+    assert len(fe.displayed) == 1
+    view = fe.displayed[0].view
+    assert view["header"]["batch"] == {"index": 2, "size": 3, "element": 2}
+    assert [e["output"] for e in view["transcript"][:2]] == ["[0.0, 10.0]", "[40.0, 50.0]"]
+
+
+def test_jax_breakpoint_under_vmap_enters_per_element_and_continue_all_skips(use_front_end):
+    def program(x):
+        jax.debug.breakpoint(backend=TEST_BACKEND)
+        return x + 1
+
+    fe = use_front_end(
+        FakeFrontEnd(
+            Tier.SUBSHELL,
+            messages=[{"type": "command", "line": "c"}, {"type": "command", "line": "ca"}],
+        )
+    )
+    jax.jit(jax.vmap(program))(jnp.arange(4.0)).block_until_ready()
+    jax.effects_barrier()
+    assert [w.view["status"] for w in fe.displayed] == ["continue", "continue_all"]

@@ -233,6 +233,19 @@ def test_batch_selection_narrows_batched_locals_only():
         Session([frame]).select_batch(0)
 
 
+def test_batch_command_shows_and_selects_the_element():
+    frame = CoreLikeFrame(
+        "/work/m.py", 1, "f", {"x": np.arange(3)}, source=["f()"], offset=0, batched=("x",)
+    )
+    session = Session([frame], batch_size=3)
+    assert session.run("batch").output == "batch index 0 of 3"
+    assert session.run("b 2").output == "batch index 2 of 3"
+    assert session.run("p x").output == "np.int64(2)"
+    assert session.run("b 7").output.startswith("*** ValueError: batch index must be")
+    assert session.run("b two").error
+    assert Session([frame]).run("batch").output == "*** ValueError: this breakpoint is not batched"
+
+
 class _Payload:
     pass
 

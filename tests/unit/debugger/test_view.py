@@ -44,9 +44,7 @@ def test_array_locals_are_summarized_not_sent():
 
 
 def test_source_is_escaped_html():
-    frame = CoreLikeFrame(
-        "/work/m.py", 1, "f", {"s": XSS}, source=[f"s = {XSS!r}"], offset=0
-    )
+    frame = CoreLikeFrame("/work/m.py", 1, "f", {"s": XSS}, source=[f"s = {XSS!r}"], offset=0)
     view = ViewBuilder(Session([frame])).build()
     html = view["source"]["lines"][0]
     assert "<img" not in html
@@ -58,7 +56,14 @@ def test_view_stays_under_the_limit_with_adversarial_content():
     many_locals["arr"] = np.zeros((4000, 4000), dtype=np.float32)
     long_source = ["+".join(["a"] * 200)] * 400
     frames = [
-        CoreLikeFrame(f"/work/{'d' * 300}/m{i}.py", 200, "f" * 300, many_locals, source=long_source, offset=199)
+        CoreLikeFrame(
+            f"/work/{'d' * 300}/m{i}.py",
+            200,
+            "f" * 300,
+            many_locals,
+            source=long_source,
+            offset=199,
+        )
         for i in range(300)
     ]
     session = Session(frames)
@@ -84,7 +89,12 @@ def test_private_names_and_modules_are_hidden():
 
 def test_batched_locals_follow_the_selected_element():
     frame = CoreLikeFrame(
-        "/work/m.py", 1, "f", {"x": np.array([[1.0, 2.0], [3.0, 4.0]])}, source=["f()"], offset=0,
+        "/work/m.py",
+        1,
+        "f",
+        {"x": np.array([[1.0, 2.0], [3.0, 4.0]])},
+        source=["f()"],
+        offset=0,
         batched=("x",),
     )
     session = Session([frame], batch_size=2)
@@ -94,7 +104,7 @@ def test_batched_locals_follow_the_selected_element():
     view = builder.build()
     assert view["locals"][0]["summary"]["mean"] == 3.5
     assert view["locals"][0]["batched"]
-    assert view["header"]["batch"] == {"index": 1, "size": 2}
+    assert view["header"]["batch"] == {"index": 1, "size": 2, "element": 1}
 
 
 def test_status_is_carried(frames):

@@ -33,6 +33,19 @@ def test_ring_buffer_keeps_the_newest_and_counts_the_dropped(log):
     assert (len(log), log.seen, log.dropped) == (5, 12, 7)
 
 
+def test_capacity_can_change_keeping_the_newest(log):
+    for i in range(5):
+        log.add(record(f"i={i}"))
+    log.capacity = 2
+    assert [e.text for e in log] == ["i=3", "i=4"]
+    assert (log.capacity, log.dropped) == (2, 3)
+    log.capacity = 4
+    log.add(record("i=5"))
+    assert [e.text for e in log] == ["i=3", "i=4", "i=5"]
+    with pytest.raises(ValueError, match="capacity must be a positive integer"):
+        log.capacity = 0
+
+
 def test_long_texts_and_summaries_are_cut(log):
     log.add(record("a" * (MAX_TEXT + 50), values=(("v", "b" * (MAX_SUMMARY * 3)),)))
     [entry] = log.snapshot()

@@ -75,12 +75,18 @@ def test_every_string_is_escaped():
 
 
 def test_cells_sized_by_shard_extent():
-    html = sharding_html((20, 10), GridSharding((2, 4), platform="cpu"), min_width=2)
+    html = sharding_html((20, 50), GridSharding((2, 4), platform="cpu"))
     widths = [int(w) for w in re.findall(r"width:(\d+)ch;min", html)]
     heights = re.findall(r'<td style="[^"]*height:([\d.]+)em', html)
-    # JAX's rule: 10 lines tall, width 10 * 10/20 * 2.5 characters, split by shard extent
-    assert widths == [3, 3, 3, 2]  # 3/10, 3/10, 3/10 and 1/10 (raised to min_width)
+    # JAX's rule: 10 lines tall, int(10 * 50/20) * 2.5 = 62.5 characters wide, split by extent
+    assert widths == [16, 16, 16, 13]  # int(62.5 * 13/50) and int(62.5 * 11/50)
     assert heights == ["6.25", "6.25"]  # 5 lines of 1.25em each
+
+
+def test_narrow_cells_widen_to_fit_their_label():
+    html = sharding_html((20, 10), GridSharding((2, 4), platform="cpu"), min_width=2)
+    widths = [int(w) for w in re.findall(r"width:(\d+)ch;min", html)]
+    assert widths == [len("CPU 3") + 2] * 4
 
 
 def test_colour_off_uses_theme_colours():

@@ -1,0 +1,121 @@
+"""The debugger widget in JupyterLab + Chromium: click a frame, evaluate, continue, escaping."""
+
+import nbformat
+import pytest
+
+pytestmark = pytest.mark.browser
+
+XSS = "<img src=x onerror=alert(1)>"
+
+CELLS = [
+    "%load_ext jaxdbg\n"
+    "import jax, jax.numpy as jnp\n"
+    "from jax.sharding import NamedSharding, PartitionSpec as P\n"
+    "def inner(x):\n"
+    f"    label = {XSS!r}\n"
+    "    y = jnp.sin(x) * 2\n"
+    "    jax.debug.breakpoint()\n"
+    "    return y + 1\n"
+    "def outer(x):\n"
+    "    z = x * 3\n"
+    "    return inner(z).sum()\n"
+    "def per_device(block):\n"
+    "    jax.debug.breakpoint()\n"
+    "    return block * 2\n"
+    "mesh = jax.make_mesh((8,), ('i',))\n"
+    "sharded = jax.device_put(jnp.arange(16.0), NamedSharding(mesh, P('i')))",
+    "print('main result', float(jax.jit(outer)(jnp.arange(4.0))))",
+    "f = jax.jit(jax.shard_map(per_device, mesh=mesh, in_specs=P('i'), out_specs=P('i')))\n"
+    "print('worker result', float(f(sharded).sum()))",
+]
+
+
+@pytest.fixture
+def notebook(tmp_path):
+    nb = nbformat.v4.new_notebook()
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3"}
+    nb.cells = [nbformat.v4.new_code_cell(source) for source in CELLS]
+    path = tmp_path / "debugger_browser.ipynb"
+    nbformat.write(nb, path)
+    return path
+
+
+def _wait_for_output(page, text: str) -> None:
+    page.wait_for_function(
+        "text => [...document.querySelectorAll('.jp-OutputArea-output')]"
+        ".some(o => o.textContent.includes(text))",
+        arg=text,
+        timeout=90_000,
+    )
+
+
+def _waiting_widget(page):
+    widget = page.locator(".jaxdbg-debugger[data-status='waiting']")
+    widget.wait_for(timeout=90_000)
+    return widget
+
+
+def test_click_a_frame_evaluate_and_continue_with_escaping(lab_page, notebook):
+    dialogs = []
+    page = lab_page.page
+    page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+    lab_page.open_notebook(notebook)
+    page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
+
+    widget = _waiting_widget(page)
+    assert widget.locator(".jaxdbg-dbg-location").inner_text().startswith("inner (In[")
+    assert "main thread" in widget.locator(".jaxdbg-dbg-details").inner_text()
+    assert widget.locator(".jaxdbg-dbg-line.jaxdbg-current").inner_text().strip().endswith(
+        "jax.debug.breakpoint()"
+    )
+    locals_text = widget.locator(".jaxdbg-dbg-locals").inner_text()
+    assert XSS in locals_text
+    assert "float32[4]" in locals_text
+    lab_page.screenshot("debugger-at-breakpoint")
+
+    widget.locator(".jaxdbg-dbg-frame").nth(1).click()
+    page.wait_for_function(
+        "() => document.querySelector('.jaxdbg-debugger .jaxdbg-dbg-location')"
+        "?.textContent.startsWith('outer')",
+        timeout=30_000,
+    )
+    assert "z" in widget.locator(".jaxdbg-dbg-locals").inner_text()
+
+    widget.locator(".jaxdbg-dbg-frame").nth(0).click()
+    expression = widget.locator(".jaxdbg-dbg-expression")
+    expression.fill("label")
+    expression.press("Enter")
+    page.wait_for_function(
+        "xss => [...document.querySelectorAll('.jaxdbg-dbg-output')]"
+        ".some(o => o.textContent.includes(xss))",
+        arg=XSS,
+        timeout=30_000,
+    )
+    expression.fill("y.shape")
+    expression.press("Enter")
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('.jaxdbg-dbg-output')]"
+        ".some(o => o.textContent === '(4,)')",
+        timeout=30_000,
+    )
+    expression.press("ArrowUp")
+    assert expression.input_value() == "p y.shape"
+    assert widget.locator("img").count() == 0
+    assert page.locator(".jp-OutputArea-output img[src='x']").count() == 0
+    lab_page.screenshot("debugger-evaluated")
+
+    widget.locator(".jaxdbg-dbg-button", has_text="Continue").first.click()
+    _wait_for_output(page, "main result")
+    frozen = page.locator(".jaxdbg-debugger[data-status='continue']")
+    frozen.wait_for(timeout=30_000)
+    assert "p label" in frozen.locator(".jaxdbg-dbg-transcript").inner_text()
+    assert not frozen.locator(".jaxdbg-dbg-buttons").is_visible()
+
+    worker = _waiting_widget(page)
+    assert "thread " in worker.locator(".jaxdbg-dbg-details").inner_text()
+    worker.locator(".jaxdbg-dbg-button", has_text="Continue all").click()
+    _wait_for_output(page, "worker result 240.0")
+    lab_page.screenshot("debugger-continued")
+    assert page.locator(".jaxdbg-debugger[data-status='waiting']").count() == 0
+    assert dialogs == []
+    assert lab_page.console_errors == []
