@@ -27,15 +27,26 @@ class _Discard(io.TextIOBase):
         return len(text)
 
 
-def _side_by_side(ours, peer, *, rounds: int = 7) -> tuple[float, float]:
-    """Median seconds of ``ours()`` and ``peer()``, measured in alternating rounds.
+SAMPLE_SECONDS = 0.1
 
-    Alternating keeps both exposed to the same background load on a shared machine.
+
+def _calls_per_sample(fn) -> int:
+    """How many calls of ``fn`` make one timing sample of about ``SAMPLE_SECONDS``."""
+    return max(1, round(SAMPLE_SECONDS / timed(fn, repeat=1)))
+
+
+def _side_by_side(ours, peer, *, rounds: int = 7) -> tuple[float, float]:
+    """Median seconds per call of ``ours()`` and ``peer()``, measured in alternating rounds.
+
+    Alternating keeps both exposed to the same background load on a shared machine; short
+    calls are repeated within a sample so each sample lasts about ``SAMPLE_SECONDS``.
     """
     with contextlib.redirect_stdout(_Discard()):
-        ours()
-        peer()
-        times = [(timed(ours, repeat=1), timed(peer, repeat=1)) for _ in range(rounds)]
+        ours_number, peer_number = _calls_per_sample(ours), _calls_per_sample(peer)
+        times = [
+            (timed(ours, repeat=1, number=ours_number), timed(peer, repeat=1, number=peer_number))
+            for _ in range(rounds)
+        ]
     return statistics.median(t for t, _ in times), statistics.median(t for _, t in times)
 
 

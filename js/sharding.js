@@ -5,6 +5,7 @@ import {
   cellsHolding,
   fitZoom,
   gridTracks,
+  refinedFit,
   selectionSummary,
   steppedZoom,
   toggledSelection,
@@ -163,9 +164,16 @@ function render({ model, el }) {
   );
   zoomIn.addEventListener("click", () => setZoom(steppedZoom(model.get("zoom"), 1)));
   zoomOut.addEventListener("click", () => setZoom(steppedZoom(model.get("zoom"), -1)));
-  fit.addEventListener("click", () =>
-    setZoom(fitZoom(model.get("zoom"), zoomed.scrollWidth, scroll.clientWidth)),
-  );
+  fit.addEventListener("click", () => {
+    const before = { zoom: model.get("zoom"), width: zoomed.scrollWidth };
+    const first = fitZoom(before.zoom, before.width, scroll.clientWidth);
+    setZoom(first);
+    requestAnimationFrame(() => {
+      const width = zoomed.scrollWidth;
+      if (width <= scroll.clientWidth) return;
+      setZoom(refinedFit(before.zoom, before.width, first, width, scroll.clientWidth));
+    });
+  });
 
   model.on("change:selected", showSelection);
   model.on("change:zoom", showZoom);

@@ -42,6 +42,15 @@ export function fitZoom(zoom, contentWidth, availableWidth) {
   return clampZoom(Math.min(1, (zoom * availableWidth) / contentWidth));
 }
 
+// Content width is a fixed part (gaps, borders, padding) plus a part that scales with zoom;
+// two measurements give both, and so the zoom at which the content exactly fits.
+export function refinedFit(zoomA, widthA, zoomB, widthB, availableWidth) {
+  if (zoomA === zoomB || widthA === widthB) return clampZoom(zoomB);
+  const perZoom = (widthA - widthB) / (zoomA - zoomB);
+  const fixed = widthA - perZoom * zoomA;
+  return clampZoom(Math.min(zoomB, (availableWidth - fixed) / perZoom));
+}
+
 export function selectionSummary(cells, deviceIds) {
   if (deviceIds.length === 0) return "click a shard to highlight its devices";
   const held = cellsHolding(cells, deviceIds);

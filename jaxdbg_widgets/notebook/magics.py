@@ -6,6 +6,8 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+from IPython.core.completer import SimpleCompletion, context_matcher
+
 from jaxdbg_widgets.notebook import commands
 
 
@@ -17,23 +19,27 @@ def jaxdbg_magic(line: str) -> None:
         print(f"%jaxdbg: {err}\n{commands.help_text()}", file=sys.stderr)
 
 
-def _completer(_shell: Any, event: Any) -> list[str]:
-    return commands.complete(event.line)
+@context_matcher()
+def complete_jaxdbg(context: Any) -> dict[str, Any]:
+    """Offer subcommands and their choices on a ``%jaxdbg`` line, and nothing else there."""
+    line = context.text_until_cursor
+    if not line.lstrip().startswith("%jaxdbg "):
+        return {"completions": [], "suppress": False}
+    matches = commands.complete(line.lstrip())
+    return {
+        "completions": [SimpleCompletion(text=m, type="jaxdbg") for m in matches],
+        "suppress": True,
+    }
 
 
 def install(ip: Any) -> Callable[[], None]:
     """Register ``%jaxdbg`` and its completer; return the undo."""
     ip.register_magic_function(jaxdbg_magic, magic_kind="line", magic_name="jaxdbg")
-    ip.set_hook("complete_command", _completer, str_key="%jaxdbg")
+    ip.Completer.custom_matchers.append(complete_jaxdbg)
 
     def undo() -> None:
         ip.magics_manager.magics["line"].pop("jaxdbg", None)
-        _remove_completer(ip)
+        if complete_jaxdbg in ip.Completer.custom_matchers:
+            ip.Completer.custom_matchers.remove(complete_jaxdbg)
 
     return undo
-
-
-def _remove_completer(ip: Any) -> None:
-    dispatcher = ip.strdispatchers.get("complete_command")
-    if dispatcher is not None:
-        dispatcher.strs.pop("%jaxdbg", None)

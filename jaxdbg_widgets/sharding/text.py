@@ -49,13 +49,16 @@ def render_text(layout: ShardingLayout, options: RenderOptions) -> str:
 
 
 def print_text(layout: ShardingLayout, options: RenderOptions) -> None:
-    """Print to the terminal, with colour only when the terminal has it (as JAX does)."""
+    """Print to the terminal, with colour only when it has colour (as JAX does).
+
+    The console is made wide enough never to squeeze a column, so labels are never cut.
+    """
     import rich.console
 
     console = rich.console.Console()
     if console.color_system is None and options.use_color:
         options = RenderOptions(**{**options.__dict__, "use_color": False})
-    console.width = max(console.width, options.max_width)
+    console.width = _WIDE_CONSOLE
     console.print(text_renderable(layout, options), end="\n\n", crop=False)
 
 

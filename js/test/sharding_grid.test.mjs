@@ -8,6 +8,7 @@ import {
   clampZoom,
   fitZoom,
   gridTracks,
+  refinedFit,
   selectionSummary,
   steppedZoom,
   toggledSelection,
@@ -60,4 +61,12 @@ test("tooltip flips to stay inside the widget", () => {
   const box = { width: 400, height: 300 };
   assert.deepEqual(tooltipPosition({ x: 10, y: 10 }, tip, box), { left: 22, top: 22 });
   assert.deepEqual(tooltipPosition({ x: 390, y: 290 }, tip, box), { left: 278, top: 228 });
+});
+
+test("a second measurement removes the fixed part from the fit", () => {
+  // width = 80 + 7000 * zoom: at zoom 1 it is 7080; fitting 966 px needs zoom 0.1266
+  const first = fitZoom(1, 7080, 966);
+  const refined = refinedFit(1, 7080, first, 80 + 7000 * first, 966);
+  assert.ok(Math.abs(80 + 7000 * refined - 966) < 1e-6);
+  assert.equal(refinedFit(1, 500, 1, 500, 966), 1);
 });

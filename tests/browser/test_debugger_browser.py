@@ -65,8 +65,11 @@ def test_click_a_frame_evaluate_and_continue_with_escaping(lab_page, notebook):
     widget = _waiting_widget(page)
     assert widget.locator(".jaxdbg-dbg-location").inner_text().startswith("inner (In[")
     assert "main thread" in widget.locator(".jaxdbg-dbg-details").inner_text()
-    assert widget.locator(".jaxdbg-dbg-line.jaxdbg-current").inner_text().strip().endswith(
-        "jax.debug.breakpoint()"
+    assert (
+        widget.locator(".jaxdbg-dbg-line.jaxdbg-current")
+        .inner_text()
+        .strip()
+        .endswith("jax.debug.breakpoint()")
     )
     locals_text = widget.locator(".jaxdbg-dbg-locals").inner_text()
     assert XSS in locals_text

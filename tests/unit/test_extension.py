@@ -1,10 +1,11 @@
 """Loading and unloading the extension in an in-process IPython shell."""
 
 import pytest
+from IPython.core.completer import provisionalcompleter
 from IPython.testing import globalipapp
 
 from jaxdbg_widgets.core import jax_registry
-from jaxdbg_widgets.notebook import extension
+from jaxdbg_widgets.notebook import extension, magics
 
 
 @pytest.fixture
@@ -36,7 +37,19 @@ def test_unload_restores_registry_and_magics(ip):
     ip.run_line_magic("unload_ext", "jaxdbg")
     assert jax_registry.snapshot() == registry_before
     assert set(ip.magics_manager.magics["line"]) == magics_before
-    assert "%jaxdbg" not in ip.strdispatchers.get("complete_command").strs
+    assert magics.complete_jaxdbg not in ip.Completer.custom_matchers
+
+
+def _completions(ip, line):
+    with provisionalcompleter():
+        return sorted(c.text for c in ip.Completer.completions(line, len(line)))
+
+
+def test_completion_offers_only_our_choices(ip):
+    ip.run_line_magic("load_ext", "jaxdbg")
+    assert _completions(ip, "%jaxdbg nans ") == ["off", "on"]
+    assert _completions(ip, "x = 1\n%jaxdbg headless r") == ["raise"]
+    assert "import" in _completions(ip, "imp")
 
 
 def test_reload_ends_loaded(ip):
