@@ -10,7 +10,7 @@ import io
 from typing import Any
 
 from jaxdbg_widgets.sharding.colors import text_color
-from jaxdbg_widgets.sharding.layout import ShardingLayout
+from jaxdbg_widgets.sharding.layout import Facet, ShardingLayout
 from jaxdbg_widgets.sharding.options import RenderOptions, cell_size, cell_text
 
 _WIDE_CONSOLE = 100_000
@@ -62,7 +62,12 @@ def print_text(layout: ShardingLayout, options: RenderOptions) -> None:
     console.print(text_renderable(layout, options), end="\n\n", crop=False)
 
 
-def _facet_table(layout, facet, options, color_of) -> Any:
+def _facet_table(
+    layout: ShardingLayout,
+    facet: Facet,
+    options: RenderOptions,
+    color_of: dict[tuple[tuple[int, int], ...], str],
+) -> Any:
     import rich.align
     import rich.box
     import rich.padding

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from jaxdbg_widgets.sharding.bulk import collector_paused
-from jaxdbg_widgets.sharding.layout import Cell, ShardingLayout
+from jaxdbg_widgets.sharding.layout import Cell, Facet, ShardingLayout
 from jaxdbg_widgets.sharding.options import RenderOptions, cell_size, cell_text
 
 
@@ -54,8 +54,9 @@ def summary_parts(layout: ShardingLayout) -> list[str]:
     spec = layout.spec_text()
     if spec is not None:
         parts.append(spec)
-    devices = len(layout.devices)
-    parts.append(f"{devices} device{'s' if devices != 1 else ''}, {len(layout.cells)} shards")
+    parts.append(
+        f"{_counted(len(layout.devices), 'device')}, {_counted(len(layout.cells), 'shard')}"
+    )
     replicas = {cell.replicas for cell in layout.cells}
     if layout.is_fully_replicated:
         parts.append("fully replicated")
@@ -66,6 +67,10 @@ def summary_parts(layout: ShardingLayout) -> list[str]:
     if len(layout.process_indices) > 1:
         parts.append(f"{len(layout.process_indices)} processes")
     return parts
+
+
+def _counted(count: int, noun: str) -> str:
+    return f"{count} {noun}" + ("" if count == 1 else "s")
 
 
 def tooltip_lines(layout: ShardingLayout, cell: Cell) -> list[str]:
@@ -83,7 +88,13 @@ def tooltip_lines(layout: ShardingLayout, cell: Cell) -> list[str]:
     return lines
 
 
-def _facet(layout, facet, options, number, labels) -> dict[str, Any]:
+def _facet(
+    layout: ShardingLayout,
+    facet: Facet,
+    options: RenderOptions,
+    number: dict[tuple[tuple[int, int], ...], int],
+    labels: list[str],
+) -> dict[str, Any]:
     """Track sizes by JAX's rules, widened where a label would not fit (as rich's columns are)."""
     widths = [options.min_width] * facet.cols
     heights: list[int | None] = [None] * facet.rows

@@ -182,3 +182,32 @@ def test_multi_process_mock():
     layout = sharding_layout((8,), GridSharding((4,), replicas=2, per_process=4))
     assert [c.process_indices for c in layout.cells] == [(0,), (0,), (1,), (1,)]
     assert (5, "tpu", 1) in [(d.id, d.platform, d.process_index) for d in layout.devices]
+
+
+@st.composite
+def mock_case(draw):
+    """Up to 4,096 stand-in devices over 1-4 dimensions, uneven splits, replicas, processes."""
+    rank = draw(st.integers(1, 4))
+    splits = draw(st.lists(st.integers(1, 16), min_size=rank, max_size=rank))
+    replicas = draw(st.sampled_from([1, 2, 4]))
+    total = math.prod(splits) * replicas
+    if total > 4096:
+        splits, replicas, total = [1] * rank, 1, 1
+    shape = tuple(s * draw(st.integers(1, 3)) + draw(st.integers(0, s - 1)) for s in splits)
+    per_process = draw(st.sampled_from([None, 1, 2, 8]))
+    return shape, GridSharding(splits, replicas=replicas, per_process=per_process)
+
+
+@settings(max_examples=100, deadline=None)
+@given(mock_case())
+def test_stand_in_devices_at_scale(case):
+    shape, sharding = case
+    layout = sharding_layout(shape, sharding)
+    expected = {d.id: _normalized(i, shape) for d, i in sharding.devices_indices_map(shape).items()}
+    assert {i: c.bounds for c in layout.cells for i in c.device_ids} == expected
+    process_of = {d.id: d.process_index for d in sharding.devices}
+    for cell in layout.cells:
+        assert cell.process_indices == tuple(sorted({process_of[i] for i in cell.device_ids}))
+    assert sum(math.prod(c.shard_shape) for c in layout.cells) == math.prod(shape)
+    placed = [cell for facet in layout.facets() for _, _, cell in facet.cells]
+    assert len(placed) == len(layout.cells)
