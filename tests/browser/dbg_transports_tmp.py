@@ -45,6 +45,7 @@ CELLS = [
     "    display(probe)\n"
     "    open('/tmp/route.log','a').write(f'{time.time():.3f} displayed\\n')\n"
     "    serve(label)\n",
+    "warm = Probe(); warm",
     "show_and_serve('main')",
     "xs = jax.device_put(jnp.arange(8.0), NamedSharding(jax.make_mesh((8,), ('x',)), P('x')))\n"
     "jax.jit(lambda v: jax.debug.callback(lambda _: serve('worker'), v))(xs)\n"
@@ -82,9 +83,15 @@ def _wait_for_ack(page, text: str) -> None:
 def test_clicks_reach_blocked_cells_on_main_and_worker_threads(lab_page, notebook):
     lab_page.open_notebook(notebook)
     page = lab_page.page
-    page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
-    button = page.locator(".probe-button")
-    button.wait_for(timeout=30_000)
+    run = "() => window.jupyterapp.commands.execute('notebook:run-cell-and-select-next')"
+    page.locator(".jp-Cell").first.click()
+    page.evaluate(run)
+    page.evaluate(run)
+    page.locator(".probe-button").first.wait_for(timeout=30_000)
+    lab_page.wait_kernel_idle()
+    print("warm widget rendered")
+    page.evaluate(run)
+    button = page.locator(".probe-button").nth(1)
 
     import time as _t
     button.wait_for(timeout=30_000)

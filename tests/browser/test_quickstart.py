@@ -21,5 +21,8 @@ def test_quickstart_runs_clean_in_jupyterlab(lab_page):
     text = "\n".join(outputs.all_inner_texts())
     assert "widget transport" in text and "subshell" in text
     assert "Traceback" not in text
+    page.locator("h2", has_text="See how an array is sharded").evaluate(
+        "h => h.scrollIntoView({block: 'start'})"
+    )
     lab_page.screenshot("quickstart")
     assert lab_page.console_errors == []
