@@ -66,21 +66,30 @@ def _print_host_fn(fmt: str, placeholders: bool, split: SplitArguments, site: Ca
     return host
 
 
-def _staged_print(name: str, *, ordered, partitioned, skip_format_check, vmap_method, level):
+def _staged_print(
+    name: str, *, ordered, partitioned, skip_format_check, vmap_method, level, site=None
+):
     def stage(fmt: str, *args: Any, **kwargs: Any) -> None:
         if not skip_format_check:
             formatting.check_format(name, fmt, args, kwargs)
-        site = user_call_site()
+        call_site = site or user_call_site()
         log_record = None
         if level is not None:
             log_record = logger.makeRecord(
-                logger.name, level, site.filename, site.lineno, "", (), None, site.function
+                logger.name,
+                level,
+                call_site.filename,
+                call_site.lineno,
+                "",
+                (),
+                None,
+                call_site.function,
             )
         split = split_arguments(args, kwargs)
         placeholders = formatting.has_placeholders(fmt)
         bind(
             split.dynamic,
-            _print_host_fn(fmt, placeholders, split, site, log_record),
+            _print_host_fn(fmt, placeholders, split, call_site, log_record),
             ordered=ordered,
             partitioned=partitioned,
             vmap_method=vmap_method,
@@ -118,6 +127,19 @@ def print(
         return None
     check_two_call_form("print", args, kwargs)
     return stage
+
+
+def print_from(site: CallSite, fmt: str, *args: Any, ordered: bool = False) -> None:
+    """Stage a print attributed to ``site`` (for prints staged away from the user's call)."""
+    _staged_print(
+        "jaxdbg_widgets.print",
+        ordered=ordered,
+        partitioned=False,
+        skip_format_check=False,
+        vmap_method="sequential",
+        level=None,
+        site=site,
+    )(fmt, *args)
 
 
 def log(

@@ -7,6 +7,7 @@ import pytest
 from jax import numpy as jnp
 
 import jaxdbg_widgets as jdw
+from jaxdbg_widgets.core import sinks
 
 
 @jax.custom_vjp
@@ -64,3 +65,21 @@ def test_print_grad_custom_format(capfd):
 def test_print_grad_rejects_a_non_string_format():
     with pytest.raises(TypeError, match="format string"):
         jdw.print_grad(1.0, fmt=3)
+
+
+def test_print_grad_is_attributed_to_its_own_call_not_to_grad():
+    records = []
+    remove = sinks.add_print_sink(records.append)
+
+    def loss(w):
+        h = jdw.print_grad(jnp.sin(w), "d loss / d h = {}")
+        return (h**2).sum()
+
+    try:
+        jax.grad(loss)(jnp.array([0.5]))
+        jdw.effects_barrier()
+    finally:
+        remove()
+    (record,) = records
+    assert record.function == "loss"
+    assert record.lineno == loss.__code__.co_firstlineno + 1
