@@ -9,6 +9,7 @@ import {
   headerDetails,
   historyStep,
   shortcutCommand,
+  frameLocation,
   sourceRows,
 } from "./debugger_format.js";
 
@@ -253,7 +254,7 @@ function render({ model, el }) {
     root.classList.remove("jaxdbg-busy");
     root.classList.toggle("jaxdbg-frozen", !waiting);
     root.dataset.status = view.status ?? "";
-    location.textContent = view.header?.location ?? "";
+    location.textContent = frameLocation(view.header);
     details.textContent = headerDetails(view.header, view.status);
     const batch = view.header?.batch;
     batchLabel.hidden = !batch;

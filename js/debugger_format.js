@@ -72,6 +72,14 @@ export function headerDetails(header, status) {
   return parts.join(" · ");
 }
 
+/** `function (file:line)` of the selected frame, as the header shows it. */
+export function frameLocation(header) {
+  if (!header?.file) {
+    return header?.location ?? "";
+  }
+  return `${header.function} (${header.file}:${header.line})`;
+}
+
 /** Numbered source rows: `{number, html, current}`; html was escaped by the kernel. */
 export function sourceRows(source) {
   if (!source || !Array.isArray(source.lines)) {

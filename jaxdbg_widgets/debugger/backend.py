@@ -57,6 +57,7 @@ class _Run:
 _serving = threading.Lock()
 _state_lock = threading.Lock()
 _run: _Run | None = None
+_history: list[str] = []
 _outside_kernel_run = object()
 
 
@@ -92,9 +93,18 @@ def _default_front_end() -> FrontEnd:
     return FrontEnd(
         detect_tier=detect_tier,
         open_inbox=lambda widget: transports.open_inbox(widget),
-        read_line=lambda prompt: transports.read_line(prompt),
+        read_line=_read_line,
         display=_display,
     )
+
+
+def _read_line(prompt: str) -> str | None:
+    """A typed command: through the kernel's stdin channel, or the terminal outside a kernel."""
+    from jaxdbg_widgets.debugger import transports
+
+    if current_kernel() is None:
+        return input(prompt)
+    return transports.read_line(prompt)
 
 
 def _display(widget: Any) -> Callable[[Any], None]:
@@ -121,6 +131,7 @@ def make_backend(front_end: Callable[[], FrontEnd] = _default_front_end) -> Call
                 batch_indices=kwargs.get("batch_indices"),
                 device=kwargs.get("device"),
                 hit=run.hits,
+                history=_history,
             )
             try:
                 resume = _serve(session, front_end())
@@ -135,6 +146,7 @@ def make_backend(front_end: Callable[[], FrontEnd] = _default_front_end) -> Call
                 raise
             finally:
                 session.close()
+                _history[:] = session.history
         _finish(session, resume, run)
 
     return backend
@@ -193,9 +205,8 @@ def _serve_widget(session: Session, front_end: FrontEnd) -> Resume:
         return session.resume
     finally:
         inbox.close()
-        widget.view = builder.build(status)
+        _freeze(widget, builder.build(status), update)
         builder.forget()
-        update(widget)
 
 
 def _serve_lines(session: Session, front_end: FrontEnd, *, widget: bool) -> Resume:
@@ -223,9 +234,17 @@ def _serve_lines(session: Session, front_end: FrontEnd, *, widget: bool) -> Resu
         return session.resume
     finally:
         if view is not None and update is not None:
-            view.view = builder.build(status)
-            update(view)
+            _freeze(view, builder.build(status), update)
         builder.forget()
+
+
+def _freeze(widget: Any, final: dict[str, Any], update: Callable[[Any], None]) -> None:
+    """Show the final state, then replace the output by its static rendering and close the comm."""
+    from jaxdbg_widgets.debugger.widget import FrozenView
+
+    widget.view = final
+    update(FrozenView(final))
+    widget.close()
 
 
 def _serve_script(session: Session, active: scripts.Script) -> Resume:

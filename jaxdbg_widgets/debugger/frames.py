@@ -90,8 +90,8 @@ def _function_from_source(source: list[str], offset: int | None) -> str:
         match = _DEF_LINE.match(line)
         if match and _indent(line) < current_indent:
             return match.group(1)
-        if line.strip() and not line.lstrip().startswith(("#", "@")):
-            current_indent = min(current_indent, _indent(line) + 1)
+        if line.strip() and not line.lstrip().startswith(("#", "@", ")", "]", "}")):
+            current_indent = min(current_indent, _indent(line))
     return "<module>"
 
 

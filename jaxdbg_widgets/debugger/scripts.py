@@ -39,11 +39,16 @@ def parse_commands(commands: str | Iterable[str]) -> list[str]:
     """Commands from a list of strings, or one string separated by ``;`` or newlines."""
     if isinstance(commands, str):
         items = commands.replace("\n", ";").split(";")
-    else:
+    elif isinstance(commands, Iterable):
         items = list(commands)
         for item in items:
             if not isinstance(item, str):
                 raise TypeError(f"script commands must be strings, got {type(item).__name__}")
+    else:
+        raise TypeError(
+            "script commands must be a list of strings or one string separated by ';', "
+            f"got {type(commands).__name__}"
+        )
     return [item.strip() for item in items if item.strip()]
 
 

@@ -58,6 +58,7 @@ class Session:
         device: str | None = None,
         hit: int = 1,
         show_internal: bool = False,
+        history: Sequence[str] = (),
     ) -> None:
         self._frames: list[FrameView] = [view_frame(f) for f in frames]
         self.thread_id = thread_id
@@ -70,7 +71,7 @@ class Session:
         self.location = self._frames[0].label if self._frames else "<no frames>"
         self.selected = 0
         self.transcript: list[Entry] = []
-        self.history: list[str] = []
+        self.history: list[str] = list(history)[-HISTORY_LIMIT:]
         self.resume: Resume | None = None
         self._last_command = ""
 
@@ -81,6 +82,11 @@ class Session:
             return self._frames
         user = [f for f in self._frames if not f.internal]
         return user or self._frames
+
+    @property
+    def internal_count(self) -> int:
+        """How many captured frames are internal (shown only on request)."""
+        return sum(f.internal for f in self._frames)
 
     @property
     def frame(self) -> FrameView:

@@ -51,7 +51,7 @@ class ViewBuilder:
             "frames": [_frame_row(f) for f in frames],
             "selected": session.selected,
             "show_internal": session.show_internal,
-            "internal_count": sum(f.internal for f in session._frames),
+            "internal_count": session.internal_count,
             "source": self._source(session.frame) if frames else None,
             "locals": self._locals_rows() if frames else [],
             "transcript": [

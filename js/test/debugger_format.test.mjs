@@ -6,6 +6,7 @@ import {
   expressionCommand,
   formatNumber,
   formatSummary,
+  frameLocation,
   hasNonFinite,
   headerDetails,
   historyStep,
@@ -50,6 +51,13 @@ test("headerDetails names thread, batch, breakpoint number and status", () => {
     "main thread · batch 0 of 2 (element 5) · breakpoint #1 · waiting");
   assert.equal(headerDetails({ thread: "main thread", hit: 1 }, "continue_all"),
     "main thread · breakpoint #1 · continued, rest skipped");
+});
+
+test("frameLocation names the selected frame, else the breakpoint", () => {
+  assert.equal(frameLocation({ function: "f", file: "In[3]", line: 4, location: "g (x.py:1)" }),
+    "f (In[3]:4)");
+  assert.equal(frameLocation({ file: "", location: "g (x.py:1)" }), "g (x.py:1)");
+  assert.equal(frameLocation(undefined), "");
 });
 
 test("sourceRows numbers lines from `first` and marks the current one", () => {

@@ -81,6 +81,18 @@ def _wait_for_ack(page, text: str) -> None:
 
 
 def test_clicks_reach_blocked_cells_on_main_and_worker_threads(lab_page, notebook):
+    import re, time as _t
+    frames = []
+    def _log(direction, payload):
+        text = payload if isinstance(payload, str) else payload.decode("utf-8", "replace")
+        kinds = re.findall(r"msg_type\W+(\w+)", text)
+        frames.append((round(_t.time(), 3), direction, kinds[:2]))
+    def _on_ws(ws):
+        ws.on("framesent", lambda p: _log("sent", p))
+        ws.on("framereceived", lambda p: _log("recv", p))
+    lab_page.page.on("websocket", _on_ws)
+    import atexit
+    atexit.register(lambda: open('/tmp/frames.log','w').write("\n".join(map(str, frames))))
     lab_page.open_notebook(notebook)
     page = lab_page.page
     run = "() => window.jupyterapp.commands.execute('notebook:run-cell-and-select-next')"

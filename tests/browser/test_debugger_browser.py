@@ -60,7 +60,7 @@ def test_click_a_frame_evaluate_and_continue_with_escaping(lab_page, notebook):
     page = lab_page.page
     page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
     lab_page.open_notebook(notebook)
-    page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
+    page.evaluate("() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
 
     widget = _waiting_widget(page)
     assert widget.locator(".jaxdbg-dbg-location").inner_text().startswith("inner (In[")
@@ -109,10 +109,10 @@ def test_click_a_frame_evaluate_and_continue_with_escaping(lab_page, notebook):
 
     widget.locator(".jaxdbg-dbg-button", has_text="Continue").first.click()
     _wait_for_output(page, "main result")
-    frozen = page.locator(".jaxdbg-debugger[data-status='continue']")
+    frozen = page.locator(".jaxdbg-static").first
     frozen.wait_for(timeout=30_000)
-    assert "p label" in frozen.locator(".jaxdbg-dbg-transcript").inner_text()
-    assert not frozen.locator(".jaxdbg-dbg-buttons").is_visible()
+    assert "p label" in frozen.inner_text() and "continued" in frozen.inner_text()
+    assert XSS in frozen.inner_text()
 
     worker = _waiting_widget(page)
     assert "thread " in worker.locator(".jaxdbg-dbg-details").inner_text()
@@ -121,4 +121,32 @@ def test_click_a_frame_evaluate_and_continue_with_escaping(lab_page, notebook):
     lab_page.screenshot("debugger-continued")
     assert page.locator(".jaxdbg-debugger[data-status='waiting']").count() == 0
     assert dialogs == []
+    assert lab_page.console_errors == []
+
+
+def test_internal_frames_toggle_and_keyboard_continue_in_dark_theme(lab_page, notebook):
+    page = lab_page.page
+    lab_page.open_notebook(notebook)
+    page.evaluate(
+        "() => window.jupyterapp.commands.execute('apputils:change-theme',"
+        " { theme: 'JupyterLab Dark' })"
+    )
+    page.evaluate("() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
+    widget = _waiting_widget(page)
+    user_frames = widget.locator(".jaxdbg-dbg-frame").count()
+    widget.locator(".jaxdbg-dbg-internal input").check()
+    page.wait_for_function(
+        "n => document.querySelectorAll('.jaxdbg-debugger .jaxdbg-dbg-frame').length > n",
+        arg=user_frames,
+        timeout=30_000,
+    )
+    assert widget.locator(".jaxdbg-dbg-frame.jaxdbg-internal").count() > 0
+    lab_page.screenshot("debugger-dark-internal-frames")
+    widget.focus()
+    page.keyboard.press("c")
+    _wait_for_output(page, "main result")
+    page.locator(".jaxdbg-static").first.wait_for(timeout=30_000)
+    worker = _waiting_widget(page)
+    worker.locator(".jaxdbg-dbg-button", has_text="Continue all").click()
+    _wait_for_output(page, "worker result 240.0")
     assert lab_page.console_errors == []

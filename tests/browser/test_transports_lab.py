@@ -32,17 +32,17 @@ CELLS = [
     "class Probe(anywidget.AnyWidget):\n"
     f"    _esm = {ESM!r}\n"
     "    ack = traitlets.Unicode('waiting').tag(sync=True)\n"
-    "def serve(label):\n"
+    "def show_and_serve(label):\n"
+    "    probe = Probe()\n"
+    "    display(probe)\n"
     "    with transports.open_inbox(probe) as inbox:\n"
     "        print('listening', label, flush=True)\n"
     "        got = inbox.get(timeout=90)\n"
     "        probe.ack = f'{label} got {got}'\n"
     "        print(label, 'done', got, flush=True)\n"
-    "probe = Probe()\n"
-    "probe",
-    "serve('main')",
-    "xs = jax.device_put(jnp.arange(8.0), NamedSharding(jax.make_mesh((8,), ('x',)), P('x')))\n"
-    "jax.jit(lambda v: jax.debug.callback(lambda _: serve('worker'), v))(xs)\n"
+    "xs = jax.device_put(jnp.arange(8.0), NamedSharding(jax.make_mesh((8,), ('x',)), P('x')))",
+    "show_and_serve('main')",
+    "jax.jit(lambda v: jax.debug.callback(lambda _: show_and_serve('worker'), v))(xs)\n"
     "jax.effects_barrier()",
 ]
 
@@ -66,34 +66,28 @@ def _wait_for_output(page, text: str) -> None:
     )
 
 
-def _wait_for_ack(page, text: str) -> None:
-    page.wait_for_function(
-        "text => document.querySelector('.probe-ack')?.textContent === text",
-        arg=text,
-        timeout=60_000,
-    )
+def _run_next_cell(page) -> None:
+    page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-cell-and-select-next')")
 
 
 def test_clicks_reach_blocked_cells_on_main_and_worker_threads(lab_page, notebook):
     lab_page.open_notebook(notebook)
     page = lab_page.page
-    page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
-    button = page.locator(".probe-button")
-    button.wait_for(timeout=60_000)
+    page.locator(".jp-Cell").first.click()
+    _run_next_cell(page)
+    lab_page.wait_kernel_idle()
 
-    _wait_for_output(page, "listening main")
-    button.click()
-    _wait_for_output(page, "main done {'click': 1}")
-    _wait_for_ack(page, "main got {'click': 1}")
-
-    _wait_for_output(page, "listening worker")
-    button.click()
-    _wait_for_output(page, "worker done {'click': 2}")
-    _wait_for_ack(page, "worker got {'click': 2}")
-    page.wait_for_function(
-        "() => [...document.querySelectorAll('.jp-InputArea-prompt')]"
-        ".every(p => /\\[\\d+\\]/.test(p.textContent))",
-        timeout=60_000,
-    )
+    for n, label in enumerate(["main", "worker"], start=1):
+        _run_next_cell(page)
+        _wait_for_output(page, f"listening {label}")
+        button = page.locator(".probe-button").nth(n - 1)
+        button.click()
+        _wait_for_output(page, f"{label} done {{'click': 1}}")
+        page.wait_for_function(
+            "([n, text]) => document.querySelectorAll('.probe-ack')[n]?.textContent === text",
+            arg=[n - 1, f"{label} got {{'click': 1}}"],
+            timeout=60_000,
+        )
+    lab_page.wait_kernel_idle()
     lab_page.screenshot("transports-clicks")
     assert lab_page.console_errors == []

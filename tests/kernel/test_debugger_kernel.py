@@ -64,6 +64,10 @@ def _displayed(comm_id: str):
     return matches
 
 
+def _widget_view(msg: Message) -> bool:
+    return "application/vnd.jupyter.widget-view+json" in msg["content"].get("data", {})
+
+
 class Debugging:
     """One running cell stopped at a breakpoint, with its widget's comm."""
 
@@ -174,6 +178,8 @@ def test_worker_thread_breakpoints_over_8_devices_one_after_another(dbg_kernel):
     assert result.error is None, result.error
     assert "240.0" in result.stdout
     assert sorted(seen) == sorted(str([2.0 * i, 2.0 * i + 1]) for i in range(8))
+    shown = [m for m in result.of_type("display_data") if _widget_view(m)]
+    assert len(shown) == 8, "every widget is displayed in the running cell's output"
 
 
 def test_continue_all_skips_the_rest_of_the_cell(dbg_kernel):
@@ -263,3 +269,47 @@ def test_unload_removes_the_backend(kernel):
     ).stdout.splitlines()
     assert "jaxdbg" in out[0]
     assert "jaxdbg" not in out[-1]
+
+
+def test_stdin_tier_answers_typed_commands(kernel):
+    kernel.execute(SETUP)
+    kernel.execute(
+        "from jaxdbg_widgets.debugger.transports import capability\n"
+        "capability.widget_tier = lambda kernel: None"
+    )
+    result = kernel.start("print(jax.jit(outer)(jnp.ones(2)))", allow_stdin=True)
+    answers = iter(["p y.shape", "u", "p z.tolist()", "c"])
+    prompts = []
+    for answer in answers:
+        request = kernel.client.get_stdin_msg(timeout=60)
+        prompts.append(request["content"]["prompt"])
+        kernel.client.input(answer)
+    kernel.wait(result)
+    assert result.error is None, result.error
+    assert prompts == ["(jdb) "] * 4
+    out = result.stdout
+    assert "Breakpoint 1 at inner (In[" in out
+    assert "(2,)" in out and "[3.0, 3.0]" in out and "Continuing." in out
+    assert any(_widget_view(m) for m in result.of_type("display_data"))
+
+
+def test_core_breakpoint_under_vmap_selects_a_batch_element(dbg_kernel):
+    code = """
+    import jaxdbg_widgets as jdw
+    def per_row(v):
+        total = v.sum()
+        jdw.breakpoint()
+        return total
+    print(jax.jit(jax.vmap(per_row))(jnp.arange(6.0).reshape(3, 2)))
+    """
+    dbg = Debugging(dbg_kernel, code)
+    assert dbg.view["header"]["batch"] == {"index": 0, "size": 3, "element": 0}
+    view = dbg.send({"type": "batch", "index": 2}, lambda v: v["header"]["batch"]["index"] == 2)
+    total = next(row for row in view["locals"] if row["name"] == "total")
+    assert total["summary"]["mean"] == 9
+    view = dbg.command("p v.tolist()")
+    assert view["transcript"][-1]["output"] == "[4.0, 5.0]"
+    dbg.command("c")
+    result = dbg.finish()
+    assert result.error is None, result.error
+    assert "[1. 5. 9.]" in result.stdout

@@ -123,8 +123,10 @@ def test_widget_tier_clicks_evaluate_and_continue(use_front_end):
     }
     assert [v["selected"] for v in fe.views[:4]] == [0, 0, 1, 0]
     assert fe.inboxes[0].closed
-    assert fe.updated == [widget]
-    assert "text/html" in widget._repr_mimebundle_()[0]
+    frozen = fe.updated[0]._repr_mimebundle_()
+    assert set(frozen) == {"text/plain", "text/html"}
+    assert "p y.shape" in frozen["text/html"] and "continued" in frozen["text/html"]
+    assert widget.comm is None
 
 
 def test_quit_raises_debugger_quit_through_jax(use_front_end):
@@ -336,3 +338,41 @@ def test_jax_breakpoint_under_vmap_enters_per_element_and_continue_all_skips(use
     jax.jit(jax.vmap(program))(jnp.arange(4.0)).block_until_ready()
     jax.effects_barrier()
     assert [w.view["status"] for w in fe.displayed] == ["continue", "continue_all"]
+
+
+def test_breakpoint_inside_grad_sees_primal_values(use_front_end, capsys):
+    def program(x):
+        y = jnp.sin(x)
+        jax.debug.breakpoint(backend=TEST_BACKEND)
+        return (y * y).sum()
+
+    use_front_end(FakeFrontEnd(Tier.HEADLESS))
+    with scripts.script(["p y.shape", "c"]):
+        grad = jax.jit(jax.grad(program))(jnp.ones(3))
+    jax.effects_barrier()
+    np.testing.assert_allclose(np.asarray(grad), np.sin(2.0) * np.ones(3), rtol=1e-6)
+    assert "(jdb) p y.shape\n(3,)" in capsys.readouterr().out
+
+
+def test_runtime_arrays_are_released_after_continue():
+    refs = []
+    ours = backend.make_backend(
+        FakeFrontEnd(
+            Tier.SUBSHELL,
+            messages=[{"type": "command", "line": "p y.sum()"}, {"type": "command", "line": "c"}],
+        )
+    )
+
+    def watching(frames, thread_id, **kwargs):
+        refs.append(weakref.ref(frames[0].locals["y"]))
+        ours(frames, thread_id, **kwargs)
+
+    undo = jax_registry.register(TEST_BACKEND, watching, -100)
+    try:
+        backend.new_run()
+        _run()
+        jax.effects_barrier()
+    finally:
+        undo()
+    gc.collect()
+    assert refs and refs[0]() is None

@@ -19,6 +19,8 @@ def test_parse_accepts_lists_and_separated_strings():
     assert scripts.parse_commands("p x; u\npp y;;c") == ["p x", "u", "pp y", "c"]
     with pytest.raises(TypeError, match="must be strings"):
         scripts.parse_commands(["p x", 3])
+    with pytest.raises(TypeError, match="list of strings or one string"):
+        scripts.parse_commands(5)
 
 
 def test_script_is_active_only_inside_the_block():

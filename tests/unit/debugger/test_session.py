@@ -8,10 +8,11 @@ import weakref
 import numpy as np
 import pytest
 
+from jaxdbg_widgets.debugger.frames import view_frame
 from jaxdbg_widgets.debugger.session import Resume, Session
 from jaxdbg_widgets.debugger.values import RESULT_LIMIT
 
-from .conftest import CoreLikeFrame, jax_frames
+from .conftest import CoreLikeFrame, JaxLikeFrame, jax_frames
 
 
 def test_frames_hide_internal_ones_until_asked(frames):
@@ -188,6 +189,12 @@ def test_empty_line_repeats_the_last_command(frames):
     assert session.transcript[-1].command == "u"
 
 
+def test_history_carries_over_from_earlier_sessions(frames):
+    session = Session(frames, history=["p old"])
+    session.run("p y")
+    assert session.history == ["p old", "p y"]
+
+
 def test_history_skips_consecutive_repeats(frames):
     session = Session(frames)
     for line in ["p y", "p y", "u", "p x"]:
@@ -281,3 +288,16 @@ def test_real_jax_debugger_frames_are_read():
     session = Session([frame])
     assert session.frame.function == "k"
     assert session.run("p v * 2").output == "10"
+
+
+def test_function_name_skips_nested_definitions_above_the_line():
+    source = [
+        "def run_all(nodes):",
+        "    def compare(a, b):",
+        "        return a == b",
+        "    for node in nodes:",
+        "        if compare(node, 1):",
+        "            breakpoint()",
+    ]
+    frame = view_frame(JaxLikeFrame("/work/x.py", {}, {}, "", source, 6, 5))
+    assert frame.function == "run_all"

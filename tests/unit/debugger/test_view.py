@@ -109,3 +109,12 @@ def test_batched_locals_follow_the_selected_element():
 
 def test_status_is_carried(frames):
     assert ViewBuilder(Session(frames)).build("quit")["status"] == "quit"
+
+
+def test_a_session_without_frames_still_answers_and_renders():
+    session = Session([])
+    assert session.run("p 1 + 1").error
+    assert session.run("w").output == "Traceback:"
+    view = ViewBuilder(session).build()
+    assert view["frames"] == [] and view["source"] is None and view["locals"] == []
+    assert view["header"]["location"] == "<no frames>"
