@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import base64
+import re
+from functools import cache
 from pathlib import Path
 
 _PACKAGE_DIR = Path(__file__).resolve().parent
@@ -22,3 +25,22 @@ def asset(name: str) -> Path:
             f"jaxdbg_widgets front-end file {name!r} not found in {static_dir()}"
         )
     return path
+
+
+_LOCAL_IMPORT = re.compile(r"""from\s+["']\./([\w.-]+\.js)["']""")
+
+
+@cache
+def inlined_module(name: str) -> str:
+    """The source of ``name`` with its ``./x.js`` imports (recursively) turned into data URLs.
+
+    anywidget loads ``_esm`` from text, where relative imports cannot resolve; inlining keeps
+    the pure helpers separate files (tested with ``node --test``) without a bundler.
+    """
+    source = asset(name).read_text(encoding="utf-8")
+
+    def to_data_url(match: re.Match[str]) -> str:
+        encoded = base64.b64encode(inlined_module(match.group(1)).encode("utf-8")).decode("ascii")
+        return f'from "data:text/javascript;base64,{encoded}"'
+
+    return _LOCAL_IMPORT.sub(to_data_url, source)

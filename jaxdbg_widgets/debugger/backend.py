@@ -55,6 +55,7 @@ class _Run:
 
 
 _serving = threading.Lock()
+_this_thread = threading.local()
 _state_lock = threading.Lock()
 _run: _Run | None = None
 _history: list[str] = []
@@ -118,38 +119,56 @@ def make_backend(front_end: Callable[[], FrontEnd] = _default_front_end) -> Call
     """A JAX debugger backend ``fn(frames, thread_id, **kwargs)`` using ``front_end``."""
 
     def backend(frames: Sequence[Any], thread_id: int | None, **kwargs: Any) -> None:
+        if getattr(_this_thread, "serving", False):
+            print("jaxdbg: breakpoint hit while evaluating at a breakpoint; continuing", flush=True)
+            return
         run = _current_run()
         with _serving:
-            with _state_lock:
-                run.hits += 1
-                if run.skip_rest:
-                    return
-            session = Session(
-                frames,
-                thread_id=thread_id,
-                batch_size=kwargs.get("batch_size"),
-                batch_indices=kwargs.get("batch_indices"),
-                device=kwargs.get("device"),
-                hit=run.hits,
-                history=_history,
-            )
+            _this_thread.serving = True
             try:
-                resume = _serve(session, front_end())
-            except KeyboardInterrupt as interrupt:
-                _skip_rest(run)
-                error = KeyboardInterrupt(str(interrupt) or f"interrupted at {session.location}")
-                remember(error)
-                raise error from None
-            except BaseException as error:
-                _skip_rest(run)
-                remember(error)
-                raise
+                _serve_hit(frames, thread_id, kwargs, run, front_end)
             finally:
-                session.close()
-                _history[:] = session.history
-        _finish(session, resume, run)
+                _this_thread.serving = False
 
     return backend
+
+
+def _serve_hit(
+    frames: Sequence[Any],
+    thread_id: int | None,
+    kwargs: dict[str, Any],
+    run: _Run,
+    front_end: Callable[[], FrontEnd],
+) -> None:
+    """One breakpoint: count it, skip it if the run says so, else serve a session to its end."""
+    with _state_lock:
+        run.hits += 1
+        if run.skip_rest:
+            return
+    session = Session(
+        frames,
+        thread_id=thread_id,
+        batch_size=kwargs.get("batch_size"),
+        batch_indices=kwargs.get("batch_indices"),
+        device=kwargs.get("device"),
+        hit=run.hits,
+        history=_history,
+    )
+    try:
+        resume = _serve(session, front_end())
+    except KeyboardInterrupt as interrupt:
+        _skip_rest(run)
+        error = KeyboardInterrupt(str(interrupt) or f"interrupted at {session.location}")
+        remember(error)
+        raise error from None
+    except BaseException as error:
+        _skip_rest(run)
+        remember(error)
+        raise
+    finally:
+        session.close()
+        _history[:] = session.history
+    _finish(session, resume, run)
 
 
 def _skip_rest(run: _Run) -> None:
@@ -194,18 +213,16 @@ def _serve_widget(session: Session, front_end: FrontEnd) -> Resume:
     widget = DebuggerWidget(view=builder.build())
     inbox = front_end.open_inbox(widget)
     update = front_end.display(widget)
-    status = "interrupted"
     try:
         while session.resume is None:
             content = inbox.get(POLL_SECONDS)
             if content is not None:
                 apply_message(session, content)
                 widget.view = builder.build()
-        status = session.resume.value
         return session.resume
     finally:
         inbox.close()
-        _freeze(widget, builder.build(status), update)
+        _freeze(widget, builder.build(_status(session)), update)
         builder.forget()
 
 
@@ -216,7 +233,6 @@ def _serve_lines(session: Session, front_end: FrontEnd, *, widget: bool) -> Resu
     view = DebuggerWidget(view=builder.build()) if widget else None
     update = front_end.display(view) if view is not None else None
     print(f"{_banner(session)}\n{session.context()}", flush=True)
-    status = "interrupted"
     try:
         while session.resume is None:
             try:
@@ -230,12 +246,16 @@ def _serve_lines(session: Session, front_end: FrontEnd, *, widget: bool) -> Resu
                 print(entry.output, flush=True)
             if view is not None:
                 view.view = builder.build()
-        status = session.resume.value
         return session.resume
     finally:
         if view is not None and update is not None:
-            _freeze(view, builder.build(status), update)
+            _freeze(view, builder.build(_status(session)), update)
         builder.forget()
+
+
+def _status(session: Session) -> str:
+    """How the session ended, for the frozen view; no resume means it was interrupted."""
+    return session.resume.value if session.resume is not None else "interrupted"
 
 
 def _freeze(widget: Any, final: dict[str, Any], update: Callable[[Any], None]) -> None:
@@ -268,6 +288,7 @@ def _serve_headless(session: Session) -> Resume:
     if policy is headless.HeadlessPolicy.SCRIPT:
         return _serve_script(session, scripts.Script(headless.script_commands()))
     if policy is headless.HeadlessPolicy.RAISE:
+        session.resume = Resume.QUIT
         raise DebuggerQuit(
             f"breakpoint at {session.location} was reached with no front end to answer it "
             f"(headless policy 'raise'; see %jaxdbg headless or ${headless.ENV_VAR})"

@@ -181,6 +181,8 @@ class Session:
 
     def context(self, num_lines: int = 2) -> str:
         """The CLI's ``print_context``: ``> file(line)`` and the lines around the current one."""
+        if not self.frames:
+            return "> <no frames>"
         frame = self.frame
         lines = [f"> {display_filename(frame.filename)}({frame.lineno})"]
         if frame.offset is None:

@@ -14,9 +14,8 @@ from typing import Any
 import anywidget
 import traitlets
 
-from jaxdbg_widgets._assets import asset
+from jaxdbg_widgets._assets import asset, inlined_module
 from jaxdbg_widgets.debugger import static_html
-from jaxdbg_widgets.sharding.esm import inlined_module
 
 
 class DebuggerWidget(anywidget.AnyWidget):

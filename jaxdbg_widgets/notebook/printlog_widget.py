@@ -13,10 +13,9 @@ from typing import Any
 import anywidget
 import traitlets
 
-from jaxdbg_widgets._assets import asset
+from jaxdbg_widgets._assets import asset, inlined_module
 from jaxdbg_widgets.notebook.printlog import LogEntry, PrintLog
 from jaxdbg_widgets.notebook.throttle import Throttle
-from jaxdbg_widgets.sharding.esm import inlined_module
 
 DEFAULT_LIMIT = 200
 DEFAULT_INTERVAL = 0.1

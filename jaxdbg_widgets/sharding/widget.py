@@ -8,8 +8,7 @@ from typing import Any
 import anywidget
 import traitlets
 
-from jaxdbg_widgets._assets import asset
-from jaxdbg_widgets.sharding.esm import inlined_module
+from jaxdbg_widgets._assets import asset, inlined_module
 from jaxdbg_widgets.sharding.html import html_from_view
 from jaxdbg_widgets.sharding.layout import ShardingLayout, sharding_layout
 from jaxdbg_widgets.sharding.options import RenderOptions

@@ -32,23 +32,17 @@ CELLS = [
     "class Probe(anywidget.AnyWidget):\n"
     f"    _esm = {ESM!r}\n"
     "    ack = traitlets.Unicode('waiting').tag(sync=True)\n"
-    "def serve(label):\n"
-    "    with transports.open_inbox(probe) as inbox:\n"
-    "        print('listening', label, flush=True)\n"
-    "        got = inbox.get(timeout=40)\n"
-    "        probe.ack = f'{label} got {got}'\n"
-    "        print(label, 'done', got, flush=True)\n"
-    "import time\n"
     "def show_and_serve(label):\n"
-    "    global probe\n"
     "    probe = Probe()\n"
     "    display(probe)\n"
-    "    open('/tmp/route.log','a').write(f'{time.time():.3f} displayed\\n')\n"
-    "    serve(label)\n",
-    "warm = Probe(); warm",
+    "    with transports.open_inbox(probe) as inbox:\n"
+    "        print('listening', label, flush=True)\n"
+    "        got = inbox.get(timeout=30)\n"
+    "        probe.ack = f'{label} got {got}'\n"
+    "        print(label, 'done', got, flush=True)\n"
+    "xs = jax.device_put(jnp.arange(8.0), NamedSharding(jax.make_mesh((8,), ('x',)), P('x')))",
     "show_and_serve('main')",
-    "xs = jax.device_put(jnp.arange(8.0), NamedSharding(jax.make_mesh((8,), ('x',)), P('x')))\n"
-    "jax.jit(lambda v: jax.debug.callback(lambda _: serve('worker'), v))(xs)\n"
+    "jax.jit(lambda v: jax.debug.callback(lambda _: show_and_serve('worker'), v))(xs)\n"
     "jax.effects_barrier()",
 ]
 
@@ -68,50 +62,45 @@ def _wait_for_output(page, text: str) -> None:
         "text => [...document.querySelectorAll('.jp-OutputArea-output')]"
         ".some(o => o.textContent.includes(text))",
         arg=text,
-        timeout=30_000,
+        timeout=60_000,
     )
 
 
-def _wait_for_ack(page, text: str) -> None:
-    page.wait_for_function(
-        "text => document.querySelector('.probe-ack')?.textContent === text",
-        arg=text,
-        timeout=30_000,
-    )
+def _run_next_cell(page) -> None:
+    page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-cell-and-select-next')")
 
 
 def test_clicks_reach_blocked_cells_on_main_and_worker_threads(lab_page, notebook):
-    import re, time as _t
+    import re, time as _t, atexit
     frames = []
     def _log(direction, payload):
         text = payload if isinstance(payload, str) else payload.decode("utf-8", "replace")
-        kinds = re.findall(r"msg_type\W+(\w+)", text)
-        frames.append((round(_t.time(), 3), direction, kinds[:2]))
+        frames.append((round(_t.time(), 3), direction, re.findall(r"msg_type\W+(\w+)", text)[:2], re.findall(r"subshell_id\W+([\w-]+)", text)[:1]))
     def _on_ws(ws):
         ws.on("framesent", lambda p: _log("sent", p))
         ws.on("framereceived", lambda p: _log("recv", p))
     lab_page.page.on("websocket", _on_ws)
-    import atexit
     atexit.register(lambda: open('/tmp/frames.log','w').write("\n".join(map(str, frames))))
     lab_page.open_notebook(notebook)
     page = lab_page.page
-    run = "() => window.jupyterapp.commands.execute('notebook:run-cell-and-select-next')"
     page.locator(".jp-Cell").first.click()
-    page.evaluate(run)
-    page.evaluate(run)
-    page.locator(".probe-button").first.wait_for(timeout=30_000)
+    _run_next_cell(page)
     lab_page.wait_kernel_idle()
-    print("warm widget rendered")
-    page.evaluate(run)
-    button = page.locator(".probe-button").nth(1)
 
-    import time as _t
-    button.wait_for(timeout=30_000)
-    print("button visible at", _t.time())
-    _wait_for_output(page, "listening main")
-    print("listening seen at", _t.time())
-    button.click()
-    _wait_for_output(page, "main done {'click': 1}")
-    _wait_for_ack(page, "main got {'click': 1}")
-
-
+    for n, label in enumerate(["main", "worker"], start=1):
+        _run_next_cell(page)
+        _wait_for_output(page, f"listening {label}")
+        button = page.locator(".probe-button").nth(n - 1)
+        button.wait_for()
+        print("visible", _t.time())
+        button.click()
+        print("clicked", _t.time())
+        _wait_for_output(page, f"{label} done {{'click': 1}}")
+        page.wait_for_function(
+            "([n, text]) => document.querySelectorAll('.probe-ack')[n]?.textContent === text",
+            arg=[n - 1, f"{label} got {{'click': 1}}"],
+            timeout=60_000,
+        )
+    lab_page.wait_kernel_idle()
+    lab_page.screenshot("transports-clicks")
+    assert lab_page.console_errors == []

@@ -135,6 +135,10 @@ def test_main_thread_frame_click_evaluate_continue(dbg_kernel):
     assert float(result.stdout) == pytest.approx(expected, rel=1e-5)
     html = result.data("text/html")
     assert html and "p z.shape" in html[-1] and "continued" in html[-1]
+    frozen = result.of_type("update_display_data")[-1]["content"]["data"]
+    assert set(frozen) == {"text/plain", "text/html"}, "a saved notebook needs no widget state"
+    closed = [m for m in result.of_type("comm_close") if m["content"]["comm_id"] == dbg.comm_id]
+    assert closed, "the finished widget's comm is closed"
 
 
 def test_the_widget_is_displayed_in_the_running_cell(dbg_kernel):

@@ -12,6 +12,7 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
+import jaxdbg_widgets as jdw
 from jaxdbg_widgets.core import jax_registry
 from jaxdbg_widgets.core.errors import DebuggerQuit, original_exception
 from jaxdbg_widgets.debugger import backend, headless, scripts
@@ -42,11 +43,12 @@ class FakeInbox:
 
 
 class FakeFrontEnd:
-    def __init__(self, tier: Tier, messages=(), lines=()) -> None:
+    def __init__(self, tier: Tier, messages=(), lines=(), read_line=None) -> None:
         self.tier = tier
         self.messages: queue.Queue = queue.Queue()
         self.send(*messages)
         self.lines = list(lines)
+        self.read_line = read_line or (lambda prompt: self.lines.pop(0) if self.lines else None)
         self.views: list[dict] = []
         self.inboxes: list[FakeInbox] = []
         self.displayed: list[Any] = []
@@ -60,7 +62,7 @@ class FakeFrontEnd:
         return backend.FrontEnd(
             detect_tier=lambda: self.tier,
             open_inbox=self._open,
-            read_line=lambda prompt: self.lines.pop(0) if self.lines else None,
+            read_line=self.read_line,
             display=self._display,
         )
 
@@ -95,6 +97,11 @@ def _program(x):
     y = jnp.sin(x) * 2
     jax.debug.breakpoint(backend=TEST_BACKEND)
     return (y + 1).sum()
+
+
+def _helper_with_breakpoint(v):
+    jdw.breakpoint(backend=TEST_BACKEND)
+    return v * 2
 
 
 def _run(x=None):
@@ -297,8 +304,6 @@ def test_install_registers_above_cli_and_undo_removes():
 
 
 def test_core_breakpoint_under_vmap_enters_once_with_a_batch_selector(use_front_end):
-    import jaxdbg_widgets as jdw
-
     def program(x):
         y = x * 10
         jdw.breakpoint(backend=TEST_BACKEND)
@@ -376,3 +381,35 @@ def test_runtime_arrays_are_released_after_continue():
         undo()
     gc.collect()
     assert refs and refs[0]() is None
+
+
+def test_end_of_input_quits_like_the_cli(use_front_end):
+    def closed_stdin(prompt):
+        raise EOFError
+
+    fe = use_front_end(FakeFrontEnd(Tier.STDIN, read_line=closed_stdin))
+    with pytest.raises(Exception) as info:
+        _run()
+    assert isinstance(original_exception(info.value), DebuggerQuit)
+    assert fe.displayed[0].view["status"] == "quit"
+
+
+def test_a_breakpoint_hit_while_evaluating_continues_instead_of_deadlocking(use_front_end, capsys):
+    def program(x):
+        jdw.breakpoint(backend=TEST_BACKEND)
+        return x + 1
+
+    fe = use_front_end(
+        FakeFrontEnd(
+            Tier.SUBSHELL,
+            messages=[
+                {"type": "command", "line": "p _helper_with_breakpoint(3.0)"},
+                {"type": "command", "line": "c"},
+            ],
+        )
+    )
+    jax.jit(program)(jnp.ones(2)).block_until_ready()
+    jax.effects_barrier()
+    assert len(fe.displayed) == 1
+    assert fe.displayed[0].view["transcript"][0]["output"] == "6.0"
+    assert "breakpoint hit while evaluating" in capsys.readouterr().out

@@ -115,6 +115,7 @@ def test_a_session_without_frames_still_answers_and_renders():
     session = Session([])
     assert session.run("p 1 + 1").error
     assert session.run("w").output == "Traceback:"
+    assert session.run("l").output == "> <no frames>"
     view = ViewBuilder(session).build()
     assert view["frames"] == [] and view["source"] is None and view["locals"] == []
     assert view["header"]["location"] == "<no frames>"

@@ -9,8 +9,7 @@ import traitlets
 from jax.sharding import Mesh, NamedSharding, PartitionSpec
 
 from jaxdbg_widgets import ShardingWidget, sharding_html
-from jaxdbg_widgets._assets import asset
-from jaxdbg_widgets.sharding.esm import inlined_module
+from jaxdbg_widgets._assets import asset, inlined_module
 
 
 @pytest.fixture
