@@ -12,17 +12,7 @@ import {
   frameLocation,
   sourceRows,
 } from "./debugger_format.js";
-
-function element(tag, className, text) {
-  const node = document.createElement(tag);
-  if (className) {
-    node.className = className;
-  }
-  if (text !== undefined) {
-    node.textContent = text;
-  }
-  return node;
-}
+import { element } from "./dom.js";
 
 function historyInput(className, placeholder, onSubmit, getHistory) {
   const input = element("input", className);

@@ -1,18 +1,8 @@
 // The print log widget: a filter box, a status line and a table of the newest matching prints.
 import { COLUMNS, debounce, rowCells, statusLine } from "./printlog_format.js";
+import { element } from "./dom.js";
 
 const FILTER_DELAY_MS = 150;
-
-function element(tag, className, text) {
-  const node = document.createElement(tag);
-  if (className) {
-    node.className = className;
-  }
-  if (text !== undefined) {
-    node.textContent = text;
-  }
-  return node;
-}
 
 function buildHead() {
   const head = element("thead");

@@ -11,15 +11,9 @@ import {
   toggledSelection,
   tooltipPosition,
 } from "./sharding_grid.js";
+import { element } from "./dom.js";
 
 const LEGEND_LIMIT = 64;
-
-function element(tag, className, text) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
 
 function drawFacet(facet, cells, useColor) {
   const figure = element("figure", "jdw-shw-facet");
