@@ -1,7 +1,8 @@
 """The debugger widget in JupyterLab + Chromium: click a frame, evaluate, continue, escaping."""
 
-import nbformat
 import pytest
+
+from tests.fixtures.lab import write_notebook
 
 pytestmark = pytest.mark.browser
 
@@ -32,21 +33,7 @@ CELLS = [
 
 @pytest.fixture
 def notebook(tmp_path):
-    nb = nbformat.v4.new_notebook()
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3"}
-    nb.cells = [nbformat.v4.new_code_cell(source) for source in CELLS]
-    path = tmp_path / "debugger_browser.ipynb"
-    nbformat.write(nb, path)
-    return path
-
-
-def _wait_for_output(page, text: str) -> None:
-    page.wait_for_function(
-        "text => [...document.querySelectorAll('.jp-OutputArea-output')]"
-        ".some(o => o.textContent.includes(text))",
-        arg=text,
-        timeout=90_000,
-    )
+    return write_notebook(tmp_path / "debugger_browser.ipynb", CELLS)
 
 
 def _waiting_widget(page):
@@ -108,7 +95,7 @@ def test_click_a_frame_evaluate_and_continue_with_escaping(lab_page, notebook):
     lab_page.screenshot("debugger-evaluated")
 
     widget.locator(".jaxdbg-dbg-button", has_text="Continue").first.click()
-    _wait_for_output(page, "main result")
+    lab_page.wait_for_output("main result")
     frozen = page.locator(".jaxdbg-static").first
     frozen.wait_for(timeout=30_000)
     assert "p label" in frozen.inner_text() and "continued" in frozen.inner_text()
@@ -117,7 +104,7 @@ def test_click_a_frame_evaluate_and_continue_with_escaping(lab_page, notebook):
     worker = _waiting_widget(page)
     assert "thread " in worker.locator(".jaxdbg-dbg-details").inner_text()
     worker.locator(".jaxdbg-dbg-button", has_text="Continue all").click()
-    _wait_for_output(page, "worker result 240.0")
+    lab_page.wait_for_output("worker result 240.0")
     lab_page.screenshot("debugger-continued")
     assert page.locator(".jaxdbg-debugger[data-status='waiting']").count() == 0
     assert dialogs == []
@@ -144,9 +131,9 @@ def test_internal_frames_toggle_and_keyboard_continue_in_dark_theme(lab_page, no
     lab_page.screenshot("debugger-dark-internal-frames")
     widget.focus()
     page.keyboard.press("c")
-    _wait_for_output(page, "main result")
+    lab_page.wait_for_output("main result")
     page.locator(".jaxdbg-static").first.wait_for(timeout=30_000)
     worker = _waiting_widget(page)
     worker.locator(".jaxdbg-dbg-button", has_text="Continue all").click()
-    _wait_for_output(page, "worker result 240.0")
+    lab_page.wait_for_output("worker result 240.0")
     assert lab_page.console_errors == []

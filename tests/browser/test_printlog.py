@@ -1,7 +1,8 @@
 """The print log table in JupyterLab + Chromium: live rows, the status line and the filter box."""
 
-import nbformat
 import pytest
+
+from tests.fixtures.lab import write_notebook
 
 pytestmark = pytest.mark.browser
 
@@ -21,12 +22,7 @@ CELLS = [
 
 @pytest.fixture
 def notebook(tmp_path):
-    nb = nbformat.v4.new_notebook()
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3"}
-    nb.cells = [nbformat.v4.new_code_cell(source) for source in CELLS]
-    path = tmp_path / "printlog_browser.ipynb"
-    nbformat.write(nb, path)
-    return path
+    return write_notebook(tmp_path / "printlog_browser.ipynb", CELLS)
 
 
 def _visible_texts(page):

@@ -3,8 +3,9 @@ shard of the clicked devices and reaches the kernel, zoom works; screenshots go 
 
 from pathlib import Path
 
-import nbformat
 import pytest
+
+from tests.fixtures.lab import write_notebook
 
 pytestmark = pytest.mark.browser
 
@@ -22,20 +23,10 @@ w"""
 
 @pytest.fixture
 def notebook(tmp_path) -> Path:
-    nb = nbformat.v4.new_notebook(
-        cells=[
-            nbformat.v4.new_code_cell(SETUP),
-            nbformat.v4.new_code_cell("print('selected', w.selected, 'zoom', w.zoom)"),
-        ]
+    return write_notebook(
+        tmp_path / "sharding_browser.ipynb",
+        [SETUP, "print('selected', w.selected, 'zoom', w.zoom)"],
     )
-    nb.metadata["kernelspec"] = {
-        "name": "python3",
-        "display_name": "Python 3",
-        "language": "python",
-    }
-    path = tmp_path / "sharding_browser.ipynb"
-    nbformat.write(nb, path)
-    return path
 
 
 def _opacity(locator) -> float:
@@ -137,14 +128,7 @@ def test_sharding_notebook_in_a_dark_theme(lab_page):
 
 
 def test_four_thousand_devices_fit_and_stay_readable(lab_page, tmp_path):
-    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(POD)])
-    nb.metadata["kernelspec"] = {
-        "name": "python3",
-        "display_name": "Python 3",
-        "language": "python",
-    }
-    path = tmp_path / "pod.ipynb"
-    nbformat.write(nb, path)
+    path = write_notebook(tmp_path / "pod.ipynb", [POD])
     page = lab_page.page
     lab_page.open_notebook(path)
     lab_page.run_all_cells()
