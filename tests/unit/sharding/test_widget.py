@@ -67,5 +67,6 @@ def test_esm_inlines_helper_modules_as_data_urls():
     assert decoded == {
         asset("sharding_contrast.js").read_text(),
         asset("sharding_grid.js").read_text(),
+        asset("dom.js").read_text(),
     }
     assert "export default { render }" in source
