@@ -3,18 +3,27 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# A second environment with ipykernel 6, where the debugger uses the pump transport.
+VENV6 := .venv-ipykernel6
+STAMP6 := $(VENV6)/.installed
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 NBVAL := --nbval --nbval-sanitize-with notebooks/nbval_sanitize.cfg --nbval-cell-timeout 300
 export XLA_FLAGS ?= --xla_force_host_platform_device_count=8
 export JAX_PLATFORMS ?= cpu
 
-.PHONY: demo test lint test-js test-python test-notebooks chromium bench
+.PHONY: demo test lint test-js test-python test-ipykernel6 test-notebooks chromium bench
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[test,dev]'
 	touch $(STAMP)
+
+$(STAMP6): pyproject.toml
+	$(PYTHON) -m venv $(VENV6)
+	$(VENV6)/bin/pip install --quiet --upgrade pip
+	$(VENV6)/bin/pip install --quiet -e . 'ipykernel>=6.29,<7' pytest jupyter_client nbformat
+	touch $(STAMP6)
 
 chromium:
 	@command -v chromium >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; }
@@ -32,10 +41,13 @@ test-js:
 test-python: $(STAMP) chromium
 	$(BIN)/pytest tests
 
+test-ipykernel6: $(STAMP6)
+	$(VENV6)/bin/python -m pytest tests/kernel/test_transports.py tests/unit/test_transports.py tests/kernel/test_debugger_kernel.py
+
 test-notebooks: $(STAMP)
 	$(BIN)/pytest $(NBVAL) notebooks
 
-test: lint test-js test-python test-notebooks
+test: lint test-js test-python test-ipykernel6 test-notebooks
 
 bench: $(STAMP)
 	$(BIN)/python -m bench
