@@ -7,6 +7,10 @@ XLA reports any exception raised in a host callback as a ``JaxRuntimeError`` hol
 formatted traceback ("CpuCallback error ..."), and JAX logs that traceback too. With the
 extension loaded the cell shows the original ``DebuggerQuit`` or ``KeyboardInterrupt`` in one
 line instead, and the log record for it is dropped.
+
+With JAX's NaN/Inf checks on, a ``FloatingPointError`` first opens the debugger post-mortem
+on the user frames of its traceback (:mod:`jaxdbg_widgets.debugger.post_mortem`), then is
+shown in one line.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from collections.abc import Callable
 from typing import Any
 
 from jaxdbg_widgets.core.errors import DebuggerQuit, original_exception
+from jaxdbg_widgets.debugger import backend, post_mortem
 
 _QUIET = (DebuggerQuit, KeyboardInterrupt)
 _CALLBACK_LOGGERS = ("jax._src.debugging", "jax._src.callback")
@@ -35,6 +40,13 @@ def _jax_runtime_error() -> type[BaseException]:
     return JaxRuntimeError
 
 
+def _show_short(shell: Any, value: BaseException) -> list[str]:
+    """Show ``value`` in the cell as one ``Type: message`` line."""
+    stb = shell.InteractiveTB.get_exception_only(type(value), value)
+    shell._showtraceback(type(value), value, stb)
+    return stb
+
+
 def install(ip: Any) -> Callable[[], None]:
     """Register the cell handler and the log filter; the undo restores IPython's handlers."""
     previous_types, previous_handler = ip.custom_exceptions, ip.CustomTB
@@ -43,15 +55,16 @@ def install(ip: Any) -> Callable[[], None]:
     def handler(shell: Any, etype: type, value: BaseException, tb: Any, tb_offset: Any = None):
         original = original_exception(value) if isinstance(value, runtime_error) else None
         if isinstance(original, _QUIET):
-            stb = shell.InteractiveTB.get_exception_only(type(original), original)
-            shell._showtraceback(type(original), original, stb)
-            return stb
+            return _show_short(shell, original)
+        if post_mortem.wants_post_mortem(value):
+            post_mortem.debug(value, tb, backend.debugger_backend)
+            return _show_short(shell, value)
         if previous_types and issubclass(etype, previous_types):
             return previous_handler(etype, value, tb, tb_offset=tb_offset)
         shell.showtraceback((etype, value, tb), tb_offset=tb_offset)
         return None
 
-    ip.set_custom_exc((*previous_types, runtime_error), handler)
+    ip.set_custom_exc((*previous_types, runtime_error, FloatingPointError), handler)
     log_filter = _DropDebuggerExits()
     for name in _CALLBACK_LOGGERS:
         logging.getLogger(name).addFilter(log_filter)

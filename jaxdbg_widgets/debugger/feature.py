@@ -9,7 +9,7 @@ from jaxdbg_widgets.debugger import backend, cell_errors
 
 
 def install(ip: Any) -> Callable[[], None]:
-    """Register the ``jaxdbg`` backend and show debugger quits cleanly in cells."""
+    """Register the ``jaxdbg`` backend; show debugger quits cleanly and NaN errors post-mortem."""
     undo_backend = backend.install(ip)
     try:
         undo_errors = cell_errors.install(ip)

@@ -15,6 +15,7 @@ from collections.abc import Iterable, Iterator
 _lock = threading.Lock()
 _scoped: list[Script] = []
 _queued: Script | None = None
+_unwound: tuple[BaseException, Script] | None = None
 
 
 class Script:
@@ -60,9 +61,37 @@ def script(commands: str | Iterable[str]) -> Iterator[Script]:
         _scoped.append(active)
     try:
         yield active
+    except BaseException as error:
+        _remember_unwound(error, active)
+        raise
     finally:
         with _lock:
             _scoped.remove(active)
+
+
+def _remember_unwound(error: BaseException, unwound: Script) -> None:
+    global _unwound
+    with _lock:
+        _unwound = (error, unwound) if unwound._pending else None
+
+
+@contextlib.contextmanager
+def resumed_for(error: BaseException) -> Iterator[None]:
+    """Let the script whose block ``error`` left answer again, for a post-mortem on ``error``."""
+    global _unwound
+    with _lock:
+        script_for_error = _unwound[1] if _unwound and _unwound[0] is error else None
+        _unwound = None
+    if script_for_error is None:
+        yield
+        return
+    with _lock:
+        _scoped.append(script_for_error)
+    try:
+        yield
+    finally:
+        with _lock:
+            _scoped.remove(script_for_error)
 
 
 def queue(commands: str | Iterable[str]) -> Script:

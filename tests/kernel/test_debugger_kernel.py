@@ -317,3 +317,35 @@ def test_core_breakpoint_under_vmap_selects_a_batch_element(dbg_kernel):
     result = dbg.finish()
     assert result.error is None, result.error
     assert "[1. 5. 9.]" in result.stdout
+
+
+NANS_SETUP = """
+%jaxdbg nans on
+@jax.jit
+def log_twice(x):
+    y = jnp.log(x)
+    return y * 2
+
+bad = jnp.array([-1.0, 1.0])
+"""
+
+
+def test_nans_post_mortem_scripted_then_the_error(dbg_kernel):
+    assert dbg_kernel.execute(NANS_SETUP).error is None
+    try:
+        scripted = dbg_kernel.execute("%jaxdbg script p x; c\nlog_twice(bad)")
+        scoped = dbg_kernel.execute(
+            "import jaxdbg_widgets\nwith jaxdbg_widgets.script(['p x', 'c']):\n    log_twice(bad)"
+        )
+        headless = dbg_kernel.execute("log_twice(bad)")
+    finally:
+        dbg_kernel.execute("%jaxdbg nans off")
+    assert "Breakpoint 1 at log_twice" in scripted.stdout
+    assert "(jdb) p x\nArray([-1.,  1.], dtype=float32)" in scripted.stdout
+    assert scripted.error["ename"] == "FloatingPointError"
+    assert len(scripted.error["traceback"]) == 1
+    assert "(jdb) p x\nArray([-1.,  1.], dtype=float32)" in scoped.stdout
+    assert scoped.error["ename"] == "FloatingPointError"
+    assert "jaxdbg: breakpoint at log_twice" in headless.stdout
+    assert "headless policy 'continue'" in headless.stdout
+    assert headless.error["ename"] == "FloatingPointError"
