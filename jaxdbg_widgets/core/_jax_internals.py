@@ -209,3 +209,26 @@ def pending_runtime_tokens() -> tuple[list[Any], Any]:
     """The runtime tokens ``jax.effects_barrier`` waits on, and the set holding them."""
     tokens = _dispatch.runtime_tokens
     return [*tokens.current_tokens.values(), *tokens.output_runtime_tokens.values()], tokens
+
+
+def manual_axes() -> tuple[str, ...]:
+    """The manual mesh axes in scope while tracing (inside ``shard_map``); ``()`` elsewhere."""
+    get = getattr(_mesh, "get_abstract_mesh", None)
+    return tuple(getattr(get(), "manual_axes", ())) if get is not None else ()
+
+
+def concrete_mesh() -> Any:
+    """The concrete mesh matching the abstract one in scope, or ``None`` when it is unknown.
+
+    It is known under ``jax.set_mesh``; a mesh passed only to ``shard_map(mesh=...)`` is not
+    visible while its body is traced.
+    """
+    get_abstract = getattr(_mesh, "get_abstract_mesh", None)
+    get_concrete = getattr(_mesh, "get_concrete_mesh", None)
+    if get_abstract is None or get_concrete is None:
+        return None
+    abstract, concrete = get_abstract(), get_concrete()
+    shape = getattr(abstract, "shape_tuple", None)
+    if getattr(concrete, "empty", True) or getattr(concrete, "shape_tuple", None) != shape:
+        return None
+    return concrete

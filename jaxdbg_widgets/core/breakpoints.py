@@ -2,7 +2,9 @@
 
 The backend is looked up in JAX's debugger registry when the breakpoint is hit and called
 as ``backend(frames, thread_id, **kwargs)`` under one lock. Under ``vmap`` the default is one
-session per batch (``batch_size=N`` passed, batched locals stacked on axis 0).
+session per batch (``batch_size=N`` passed, batched locals stacked on axis 0). Under
+``shard_map`` the shard's mesh position is staged too and passed as ``device="CPU 3 (x=3)"``
+(or ``"x=3"`` when the concrete mesh is not known at trace time).
 """
 
 from __future__ import annotations
@@ -10,12 +12,14 @@ from __future__ import annotations
 import inspect
 import math
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
 import jax
 from jax import numpy as jnp
 
+from jaxdbg_widgets.core import _jax_internals as jx
 from jaxdbg_widgets.core import jax_registry
 from jaxdbg_widgets.core.errors import DebuggerQuit
 from jaxdbg_widgets.core.frames import CapturedFrames, capture
@@ -41,6 +45,37 @@ def _accepts(backend: Callable[..., Any], name: str) -> bool:
     return any(p.kind is p.VAR_KEYWORD or p.name == name for p in parameters)
 
 
+@dataclass(frozen=True)
+class _Shard:
+    """The manual mesh axes a breakpoint was traced under, their staged indices and the mesh."""
+
+    axes: tuple[str, ...]
+    operands: tuple[Any, ...]
+    mesh: Any = None
+
+    def label(self, indices: Sequence[Any]) -> str:
+        """``CPU 3 (x=3)`` when the mesh is known, else the mesh position ``x=3``."""
+        position = {name: int(i) for name, i in zip(self.axes, indices, strict=True)}
+        where = ", ".join(f"{name}={i}" for name, i in position.items())
+        if self.mesh is None:
+            return where
+        device = self.mesh.devices[tuple(position.get(n, 0) for n in self.mesh.axis_names)]
+        return f"{device.platform.upper()} {device.id} ({where})"
+
+
+def _shard() -> _Shard | None:
+    """Under ``shard_map``, stage ``axis_index`` of each manual axis; ``None`` elsewhere."""
+    axes = jx.manual_axes()
+    if not axes:
+        return None
+    operands = tuple(jax.lax.axis_index(name) for name in axes)
+    return _Shard(axes, operands, jx.concrete_mesh())
+
+
+def _operands(captured: CapturedFrames, shard: _Shard | None) -> tuple[Any, ...]:
+    return captured.operands if shard is None else (*captured.operands, *shard.operands)
+
+
 def _flatten_batch(values: list[Any], batch: Batch) -> list[Any]:
     """Stack batched values along one leading axis (nested vmaps flattened)."""
     rank = len(batch.shape)
@@ -50,13 +85,24 @@ def _flatten_batch(values: list[Any], batch: Batch) -> list[Any]:
     ]
 
 
-def _session(backend_name: str | None, captured: CapturedFrames, kwargs: dict[str, Any]):
+def _session(
+    backend_name: str | None,
+    captured: CapturedFrames,
+    kwargs: dict[str, Any],
+    shard: _Shard | None = None,
+):
+    count = len(captured.operands)
+
     def host(values, batch: Batch | None) -> None:
         extra: dict[str, Any] = {}
+        values, indices = list(values[:count]), values[count:]
+        if shard is not None and "device" not in kwargs:
+            extra["device"] = shard.label(indices)
         if batch is None:
             frames = captured.rebuild(values)
         else:
-            frames = captured.rebuild(_flatten_batch(list(values), batch), batch.batched)
+            batch = replace(batch, batched=batch.batched[:count])
+            frames = captured.rebuild(_flatten_batch(values, batch), batch.batched)
             extra["batch_size"] = batch.size if batch.indices is None else len(batch.indices)
             if batch.indices is not None:
                 extra["batch_indices"] = batch.indices
@@ -80,9 +126,9 @@ def _check(ordered: bool, token: Any, vmap_method: str, kwargs: dict[str, Any]) 
         raise TypeError(f"breakpoint sets {reserved} itself; do not pass them")
 
 
-def _with_token(token: Any, captured: CapturedFrames, host_fn) -> Any:
+def _with_token(token: Any, operands: tuple[Any, ...], host_fn) -> Any:
     """Run the session once ``token`` is computed and return it (JAX's ``token=`` form)."""
-    token, operands = jax.lax.stop_gradient((token, captured.operands))
+    token, operands = jax.lax.stop_gradient((token, operands))
 
     def run(token_value, *values):
         run_host(host_fn, values, batch=None, has_pred=False)
@@ -109,10 +155,11 @@ def breakpoint(
     """
     _check(ordered, token, vmap_method, kwargs)
     captured = capture(filter_frames=filter_frames, num_frames=num_frames)
-    host_fn = _session(backend, captured, kwargs)
+    shard = _shard()
+    host_fn = _session(backend, captured, kwargs, shard)
     if token is not None:
-        return _with_token(token, captured, host_fn)
-    bind(captured.operands, host_fn, ordered=ordered, vmap_method=vmap_method)
+        return _with_token(token, _operands(captured, shard), host_fn)
+    bind(_operands(captured, shard), host_fn, ordered=ordered, vmap_method=vmap_method)
     return None
 
 
@@ -139,9 +186,10 @@ def breakpoint_if(
             f"but got {pred.dtype}{list(pred.shape)}"
         )
     captured = capture(filter_frames=filter_frames, num_frames=num_frames)
+    shard = _shard()
     bind(
-        captured.operands,
-        _session(backend, captured, kwargs),
+        _operands(captured, shard),
+        _session(backend, captured, kwargs, shard),
         ordered=ordered,
         vmap_method=vmap_method,
         pred=pred,

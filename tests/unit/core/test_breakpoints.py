@@ -315,6 +315,83 @@ def test_breakpoints_from_several_threads_are_served_one_after_another():
     assert None not in threads
 
 
+def _shard_mapped(breakpoint_fn, mesh):
+    def per_device(block):
+        breakpoint_fn(block)
+        return block
+
+    return jax.jit(jax.shard_map(per_device, mesh=mesh, in_specs=P("i"), out_specs=P("i")))
+
+
+def _devices(recorder):
+    return sorted(kwargs["device"] for _, _, kwargs in recorder.sessions)
+
+
+def test_shard_map_breakpoints_name_their_mesh_position(recorder):
+    mesh, x = _sharded()
+    _run(_shard_mapped(lambda block: jdw.breakpoint(backend="test-recorder"), mesh), x)
+    assert len(recorder.sessions) == 8
+    assert _devices(recorder) == [f"i={i}" for i in range(8)]
+
+
+def test_shard_map_breakpoints_name_their_device_when_the_mesh_is_set(recorder):
+    mesh, x = _sharded()
+    with jax.set_mesh(mesh):
+        _run(_shard_mapped(lambda block: jdw.breakpoint(backend="test-recorder"), mesh), x)
+    expected = [f"CPU {d.id} (i={i})" for i, d in enumerate(mesh.devices.flat)]
+    assert _devices(recorder) == sorted(expected)
+
+
+def test_breakpoint_if_under_shard_map_names_the_shards_that_hit(recorder):
+    mesh, x = _sharded()
+
+    def check(block):
+        jdw.breakpoint_if(block[0] >= 6.0, backend="test-recorder")
+
+    _run(_shard_mapped(check, mesh), x)
+    assert _devices(recorder) == ["i=6", "i=7"]
+
+
+def test_batched_breakpoint_under_shard_map_keeps_batch_and_device(recorder):
+    mesh, _ = _sharded()
+    x = jnp.arange(16.0)
+
+    def per_row(block):
+        jax.vmap(lambda row: jdw.breakpoint(backend="test-recorder"))(block)
+
+    _run(_shard_mapped(per_row, mesh), x)
+    assert _devices(recorder) == [f"i={i}" for i in range(8)]
+    assert all(kwargs["batch_size"] == 2 for _, _, kwargs in recorder.sessions)
+    assert sorted(float(f[0].locals["row"][0]) for f, _, _ in recorder.sessions) == list(
+        range(0, 16, 2)
+    )
+
+
+def test_breakpoints_outside_shard_map_pass_no_device(recorder):
+    _, x = _sharded()
+    _run(jax.jit(_stopped_at), x)
+    _run(_stopped_at, jnp.arange(2.0))
+    assert [kwargs for _, _, kwargs in recorder.sessions] == [{}, {}]
+
+
+def test_backends_without_a_device_keyword_are_not_passed_it():
+    mesh, x = _sharded()
+    seen = []
+
+    def strict_backend(frames, thread_id):
+        seen.append(frames[0].function)
+
+    undo = jax_registry.register("strict", strict_backend, -100)
+    try:
+        _run(
+            _shard_mapped(lambda block: jdw.breakpoint_if_nonfinite(block, backend="strict"), mesh),
+            x / 0.0,
+        )
+    finally:
+        undo()
+    assert len(seen) == 8
+
+
 def _quitting_backend(frames, thread_id, **kwargs):
     raise DebuggerQuit()
 

@@ -272,6 +272,39 @@ def test_worker_thread_breakpoints_on_8_devices_are_served_one_by_one(use_front_
     assert all(w.view["status"] == Resume.CONTINUE.value for w in fe.displayed)
 
 
+def _shard_map_breakpoint_program():
+    mesh = jax.make_mesh((8,), ("i",))
+    x = jax.device_put(jnp.arange(16.0), jax.NamedSharding(mesh, jax.P("i")))
+
+    def per_shard(block):
+        jdw.breakpoint(backend=TEST_BACKEND)
+        return block
+
+    f = jax.shard_map(per_shard, mesh=mesh, in_specs=jax.P("i"), out_specs=jax.P("i"))
+    return mesh, jax.jit(f), x
+
+
+def test_shard_map_breakpoints_show_their_device_in_the_header(use_front_end):
+    mesh, program, x = _shard_map_breakpoint_program()
+    fe = use_front_end(FakeFrontEnd(Tier.SUBSHELL, messages=[{"type": "command", "line": "c"}] * 8))
+    with jax.set_mesh(mesh):
+        program(x)
+    jax.effects_barrier()
+    threads = sorted(w.view["header"]["thread"].split(", ", 1)[1] for w in fe.displayed)
+    assert threads == sorted(f"CPU {d.id} (i={i})" for i, d in enumerate(mesh.devices.flat))
+
+
+def test_scripted_shard_map_breakpoints_name_the_shard_in_the_banner(use_front_end, capsys):
+    _, program, x = _shard_map_breakpoint_program()
+    use_front_end(FakeFrontEnd(Tier.SUBSHELL))
+    with scripts.script(["c"] * 8):
+        program(x)
+        jax.effects_barrier()
+    banners = [line for line in capsys.readouterr().out.splitlines() if "Breakpoint" in line]
+    assert sorted(line.rsplit(", ", 1)[1] for line in banners) == [f"i={i}" for i in range(8)]
+    assert all(", worker thread, i=" in line for line in banners)
+
+
 def test_interrupt_while_waiting_ends_with_keyboard_interrupt(use_front_end):
     fe = use_front_end(FakeFrontEnd(Tier.SUBSHELL))
 
