@@ -113,20 +113,9 @@ def print(
     ``vmap_method="expand_dims"`` prints a batch once with its leading batch axis instead of
     once per element.
     """
-    check_vmap_method(vmap_method)
-    stage = _staged_print(
-        "jaxdbg_widgets.print",
-        ordered=ordered,
-        partitioned=partitioned,
-        skip_format_check=skip_format_check,
-        vmap_method=vmap_method,
-        level=None,
+    return _print_or_stage(
+        "print", None, fmt, args, kwargs, ordered, partitioned, skip_format_check, vmap_method
     )
-    if fmt is not None:
-        stage(fmt, *args, **kwargs)
-        return None
-    check_two_call_form("print", args, kwargs)
-    return stage
 
 
 def print_from(site: CallSite, fmt: str, *args: Any, ordered: bool = False) -> None:
@@ -152,17 +141,26 @@ def log(
     **kwargs: Any,
 ) -> Callable[..., None] | None:
     """Like ``print`` but emits an INFO record on the ``jaxdbg_widgets`` logger at the call site."""
+    return _print_or_stage(
+        "log", logging.INFO, fmt, args, kwargs, ordered, partitioned, skip_format_check, vmap_method
+    )
+
+
+def _print_or_stage(
+    name, level, fmt, args, kwargs, ordered, partitioned, skip_format_check, vmap_method
+) -> Callable[..., None] | None:
+    """Stage the print now when ``fmt`` is given, else return the second half of the two-call form."""
     check_vmap_method(vmap_method)
     stage = _staged_print(
-        "jaxdbg_widgets.log",
+        f"jaxdbg_widgets.{name}",
         ordered=ordered,
         partitioned=partitioned,
         skip_format_check=skip_format_check,
         vmap_method=vmap_method,
-        level=logging.INFO,
+        level=level,
     )
     if fmt is not None:
         stage(fmt, *args, **kwargs)
         return None
-    check_two_call_form("log", args, kwargs)
+    check_two_call_form(name, args, kwargs)
     return stage
