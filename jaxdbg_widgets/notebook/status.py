@@ -9,6 +9,7 @@ from jaxdbg_widgets._version import __version__
 from jaxdbg_widgets.core import jax_registry
 from jaxdbg_widgets.debugger import headless
 from jaxdbg_widgets.debugger.transports import capability
+from jaxdbg_widgets.sharding.view import id_ranges
 
 _DISTRIBUTIONS = ("jax", "jaxlib", "ipykernel", "ipython", "ipywidgets", "anywidget")
 
@@ -39,17 +40,6 @@ def _device_names() -> list[str]:
     return [f"{d.platform.upper()} {d.id} (process {d.process_index})" for d in jax.devices()]
 
 
-def _id_ranges(ids: list[int]) -> str:
-    """``[0, 1, 2, 5]`` -> ``"0-2, 5"``."""
-    ranges: list[list[int]] = []
-    for i in sorted(ids):
-        if ranges and i == ranges[-1][1] + 1:
-            ranges[-1][1] = i
-        else:
-            ranges.append([i, i])
-    return ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in ranges)
-
-
 def summarize_devices(names: list[str]) -> str:
     """Group ``"CPU 3 (process 0)"`` names by platform and process: ``"8: CPU 0-7 (process 0)"``."""
     groups: dict[tuple[str, str], list[int]] = {}
@@ -57,7 +47,7 @@ def summarize_devices(names: list[str]) -> str:
         platform, ident, process = name.split(" ", 2)
         groups.setdefault((platform, process), []).append(int(ident))
     parts = [
-        f"{platform} {_id_ranges(ids)} {process}" for (platform, process), ids in groups.items()
+        f"{platform} {id_ranges(ids)} {process}" for (platform, process), ids in groups.items()
     ]
     return f"{len(names)}: " + "; ".join(parts)
 

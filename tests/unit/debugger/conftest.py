@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
+from IPython.core.interactiveshell import InteractiveShell
 
 STDLIB_FILE = os.path.join(sysconfig.get_paths()["stdlib"], "asyncio", "events.py")
 
@@ -61,3 +62,13 @@ def jax_frames(**inner_locals: Any) -> list[JaxLikeFrame]:
 @pytest.fixture
 def frames() -> list[JaxLikeFrame]:
     return jax_frames(x=3, scale=2.0, y=6.0)
+
+
+@pytest.fixture
+def shell():
+    """An in-process IPython shell that records what it would show instead of printing it."""
+    ip = InteractiveShell()
+    shown = []
+    ip._showtraceback = lambda etype, value, stb: shown.append((etype, value, stb))
+    ip.shown = shown
+    return ip

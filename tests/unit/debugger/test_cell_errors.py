@@ -5,21 +5,10 @@ from __future__ import annotations
 import logging
 import re
 
-import pytest
-from IPython.core.interactiveshell import InteractiveShell
 from jax.errors import JaxRuntimeError
 
 from jaxdbg_widgets.core.errors import DebuggerQuit, remember
 from jaxdbg_widgets.debugger import cell_errors
-
-
-@pytest.fixture
-def shell():
-    ip = InteractiveShell()
-    shown = []
-    ip._showtraceback = lambda etype, value, stb: shown.append((etype, value, stb))
-    ip.shown = shown
-    return ip
 
 
 def _runtime_error_for(exc: BaseException) -> JaxRuntimeError:

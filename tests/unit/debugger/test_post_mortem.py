@@ -7,19 +7,9 @@ import re
 import jax
 import jax.numpy as jnp
 import pytest
-from IPython.core.interactiveshell import InteractiveShell
 
 from jaxdbg_widgets.debugger import backend, cell_errors, headless, post_mortem, scripts
 from jaxdbg_widgets.debugger.transports.capability import Tier
-
-
-@pytest.fixture
-def shell():
-    ip = InteractiveShell()
-    shown = []
-    ip._showtraceback = lambda etype, value, stb: shown.append((etype, value, stb))
-    ip.shown = shown
-    return ip
 
 
 @pytest.fixture
