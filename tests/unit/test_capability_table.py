@@ -1,0 +1,51 @@
+"""The shared capability table that the private-API adapters fill at load."""
+
+from jaxdbg_widgets import _capabilities as caps
+
+
+def test_a_failing_probe_records_a_one_line_reason_and_never_raises():
+    def probe():
+        raise AttributeError("module 'x' has no attribute 'y'\nsecond line")
+
+    result = caps.check("jax", "test-missing", "a test feature", probe)
+    assert not result.ok
+    assert result.reason == "AttributeError: module 'x' has no attribute 'y'"
+    assert not caps.has("jax", "test-missing")
+    assert result in caps.degraded()
+    assert (
+        result.line() == "jax test-missing: off (AttributeError: module 'x' has no attribute 'y')"
+    )
+
+
+def test_a_passing_probe_is_available():
+    result = caps.check("ipython", "test-present", "a test feature", lambda: None)
+    assert result.ok and caps.has("ipython", "test-present")
+    assert result.line() == "ipython test-present: ok"
+    assert not caps.has("ipython", "never-checked")
+
+
+def test_parameters_are_checked_by_keyword():
+    def emit(ctx, token, *, returns_token=False):
+        return token
+
+    caps.require_parameters(emit, ["returns_token"])
+    try:
+        caps.require_parameters(emit, ["returns_token", "cacheable"])
+    except TypeError as error:
+        assert "has no parameter cacheable" in str(error)
+    else:
+        raise AssertionError("a missing keyword was accepted")
+    caps.require_parameters(lambda **kwargs: None, ["anything"])
+
+
+def test_attributes_are_checked():
+    import types
+
+    module = types.SimpleNamespace(present=1)
+    caps.require_attributes(module, ["present"])
+    try:
+        caps.require_attributes(module, ["present", "absent"])
+    except AttributeError as error:
+        assert "absent" in str(error)
+    else:
+        raise AssertionError("a missing attribute was accepted")
