@@ -1,8 +1,11 @@
 """jaxdbg-widgets: notebook-native debugging for JAX.
 
 This module is the public surface only; everything lives in the layer packages
-(``core``, ``debugger``, ``sharding``, ``notebook``).
+(``core``, ``debugger``, ``sharding``, ``notebook``). The widget classes are imported on
+first use, so ``import jaxdbg_widgets`` loads no IPython, ipywidgets or anywidget.
 """
+
+from typing import Any
 
 from jaxdbg_widgets._version import __version__
 from jaxdbg_widgets.core import (
@@ -18,9 +21,7 @@ from jaxdbg_widgets.core import (
     print_grad,
 )
 from jaxdbg_widgets.debugger.scripts import script
-from jaxdbg_widgets.notebook.printlog import PrintLog
 from jaxdbg_widgets.sharding import (
-    ShardingWidget,
     inspect_array_sharding,
     sharding_html,
     sharding_layout,
@@ -28,6 +29,11 @@ from jaxdbg_widgets.sharding import (
     visualize_array_sharding,
     visualize_sharding,
 )
+
+_LAZY = {
+    "PrintLog": "jaxdbg_widgets.notebook.printlog",
+    "ShardingWidget": "jaxdbg_widgets.sharding.widget",
+}
 
 __all__ = [
     "DebugEffect",
@@ -51,3 +57,19 @@ __all__ = [
     "visualize_array_sharding",
     "visualize_sharding",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """Import a widget class on first use (it brings in anywidget and IPython)."""
+    if name not in _LAZY:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(_LAZY[name]), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    """Every public name, the lazily imported ones included."""
+    return sorted(set(globals()) | set(__all__))
