@@ -40,15 +40,24 @@ def text_color(background: str) -> str:
     return "#000000" if on_black >= on_white else "#ffffff"
 
 
+def text_colors(backgrounds: list[str]) -> list[str]:
+    """:func:`text_color` of each background, with one lookup per distinct colour."""
+    chosen: dict[str, str] = {}
+    return [chosen.get(b) or chosen.setdefault(b, text_color(b)) for b in backgrounds]
+
+
 def relative_luminance(color: str) -> float:
     """WCAG 2 relative luminance of a ``#RRGGBB`` colour."""
-
-    def channel(value: int) -> float:
-        c = value / 255
-        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
-
     r, g, b = _rgb255(color)
-    return 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b)
+    return 0.2126 * _LINEAR[r] + 0.7152 * _LINEAR[g] + 0.0722 * _LINEAR[b]
+
+
+def _linear(value: int) -> float:
+    c = value / 255
+    return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+
+
+_LINEAR = tuple(_linear(v) for v in range(256))
 
 
 def _resolve(color_map: str | Callable[[float], Any]) -> Callable[[float], Any]:

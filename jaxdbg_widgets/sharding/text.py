@@ -1,113 +1,130 @@
-"""The text renderer: ``rich`` tables with the cells and arrangement of ``jax.debug.visualize_sharding``.
+"""The text renderer: the cells and arrangement of ``jax.debug.visualize_sharding``, drawn directly.
 
 Ranks 1 and 2 draw one table like JAX's (without its repeated colours); rank 0 draws one cell and
-higher ranks draw one titled table per slab of the leading dimensions.
+higher ranks draw one titled table per slab of the leading dimensions. The characters are those
+``rich`` draws for JAX's table (a square box without colour, 24-bit ANSI backgrounds with it),
+written here in one pass so the cost grows only with the number of cells.
 """
 
 from __future__ import annotations
 
-import io
-from typing import Any
-
-from jaxdbg_widgets.sharding.colors import text_color
+from jaxdbg_widgets.sharding.bulk import collector_paused
+from jaxdbg_widgets.sharding.colors import text_colors
 from jaxdbg_widgets.sharding.layout import Facet, ShardingLayout
 from jaxdbg_widgets.sharding.options import RenderOptions, cell_size, cell_text
 
-_WIDE_CONSOLE = 100_000
-
-
-def text_renderable(layout: ShardingLayout, options: RenderOptions) -> Any:
-    """A ``rich`` renderable of the layout: one table per facet, titled above rank 2."""
-    import rich.console
-    import rich.text
-
-    colors = options.colors(layout)
-    color_of = {cell.bounds: c for cell, c in zip(layout.cells, colors or [], strict=False)}
-    parts: list[Any] = []
-    for facet in layout.facets(options.rows, options.cols):
-        if facet.title:
-            parts.append(rich.text.Text(facet.title, style="bold"))
-        parts.append(_facet_table(layout, facet, options, color_of))
-    return rich.console.Group(*parts)
+_RESET = "\x1b[0m"
 
 
 def render_text(layout: ShardingLayout, options: RenderOptions) -> str:
     """The layout as a string; with ``use_color`` it carries 24-bit ANSI colour codes."""
-    import rich.console
+    with collector_paused():
+        return _render_text(layout, options)
 
-    buffer = io.StringIO()
-    console = rich.console.Console(
-        file=buffer,
-        width=_WIDE_CONSOLE,
-        color_system="truecolor" if options.use_color else None,
-        force_terminal=options.use_color,
-        force_jupyter=False,
-        highlight=False,
-    )
-    console.print(text_renderable(layout, options))
-    return buffer.getvalue()
+
+def _render_text(layout: ShardingLayout, options: RenderOptions) -> str:
+    colors = options.colors(layout)
+    styles = _ansi_styles(colors) if colors is not None else None
+    number = {cell.bounds: i for i, cell in enumerate(layout.cells)}
+    parts: list[str] = []
+    for facet in layout.facets(options.rows, options.cols):
+        if facet.title:
+            parts.append(f"\x1b[1m{facet.title}{_RESET}\n" if styles else facet.title + "\n")
+        parts.append(_facet_text(layout, facet, options, styles, number))
+    return "".join(parts)
 
 
 def print_text(layout: ShardingLayout, options: RenderOptions) -> None:
     """Print to the terminal, with colour only when it has colour (as JAX does).
 
-    The console is made wide enough never to squeeze a column, so labels are never cut.
+    The colours are checked even where the terminal cannot show them, so a bad ``color_map``
+    fails here as it does in every other renderer. Lines are never wrapped or cut.
     """
     import rich.console
+    import rich.text
 
+    options.colors(layout)
     console = rich.console.Console()
     if console.color_system is None and options.use_color:
         options = RenderOptions(**{**options.__dict__, "use_color": False})
-    console.width = _WIDE_CONSOLE
-    console.print(text_renderable(layout, options), end="\n\n", crop=False)
+    text = render_text(layout, options)
+    console.width = max(console.width, *(len(line) for line in text.splitlines()))
+    console.print(rich.text.Text.from_ansi(text, end=""), end="\n\n", crop=False, soft_wrap=True)
 
 
-def _facet_table(
+def _ansi_styles(colors: list[str]) -> list[str]:
+    """The SGR escape that sets each background colour with its contrasting text colour."""
+
+    def rgb(color: str) -> str:
+        return f"{int(color[1:3], 16)};{int(color[3:5], 16)};{int(color[5:7], 16)}"
+
+    return [
+        f"\x1b[38;2;{rgb(fg)};48;2;{rgb(bg)}m"
+        for bg, fg in zip(colors, text_colors(colors), strict=True)
+    ]
+
+
+def _facet_text(
     layout: ShardingLayout,
     facet: Facet,
     options: RenderOptions,
-    color_of: dict[tuple[tuple[int, int], ...], str],
-) -> Any:
-    import rich.align
-    import rich.box
-    import rich.padding
-    import rich.style
-    import rich.table
-
-    plain = not options.use_color
-    table = rich.table.Table(
-        show_header=False,
-        show_lines=plain,
-        padding=0,
-        highlight=plain,
-        pad_edge=False,
-        box=rich.box.SQUARE if plain else None,
-    )
-    by_position = {(r, c): cell for r, c, cell in facet.cells}
-    for r in range(facet.rows):
-        row = []
-        for c in range(facet.cols):
-            cell = by_position.get((r, c))
-            if cell is None:
-                row.append("")
-                continue
-            label = cell_text(layout, cell)
-            width, height = cell_size(layout, facet, cell, options)
-            pad = _padding(len(label), width, 1 if height is None else height, plain)
-            background = color_of.get(cell.bounds)
-            style = rich.style.Style(
-                bgcolor=background, color=text_color(background) if background else None
-            )
-            align = rich.align.Align(label, "center", vertical="middle")
-            row.append(rich.padding.Padding(align, pad, style=style))
-        table.add_row(*row)
-    return table
+    styles: list[str] | None,
+    number: dict[tuple[tuple[int, int], ...], int],
+) -> str:
+    """One table: every column as wide as its widest cell, every row as tall as its tallest."""
+    grow = 0 if styles is None else 1
+    sizes: dict[tuple[int, ...], tuple[int, int | None]] = {}
+    placed = []
+    for r, c, cell in facet.cells:
+        label = cell_text(layout, cell)
+        size = sizes.get(cell.shard_shape)
+        if size is None:
+            size = sizes[cell.shard_shape] = cell_size(layout, facet, cell, options)
+        width, height = size
+        left, extra_x = divmod(width - len(label) - 2, 2)
+        top, extra_y = divmod((1 if height is None else height) - 2, 2)
+        pad = [max(v + grow, 0) for v in (top, left + extra_x, top + extra_y, left)]
+        style = styles[number[cell.bounds]] if styles is not None else ""
+        placed.append((r, c, label, pad, style))
+    col_widths = [0] * facet.cols
+    row_heights = [1] * facet.rows
+    for r, c, label, (top, right, bottom, left), _ in placed:
+        col_widths[c] = max(col_widths[c], left + len(label) + right)
+        row_heights[r] = max(row_heights[r], top + 1 + bottom)
+    col_widths = [w or 1 for w in col_widths]
+    grid = [
+        [[" " * col_widths[c]] * row_heights[r] for c in range(facet.cols)]
+        for r in range(facet.rows)
+    ]
+    for r, c, label, pad, style in placed:
+        grid[r][c] = _cell_lines(label, pad, style, col_widths[c], row_heights[r])
+    if styles is not None:
+        return "".join("".join(line) + "\n" for row in grid for line in zip(*row, strict=True))
+    return _boxed(grid, col_widths)
 
 
-def _padding(label_length: int, width: int, height: int, plain: bool) -> tuple[int, int, int, int]:
-    """(top, right, bottom, left) padding that centres the label in a ``width`` x ``height`` box."""
-    left, extra_x = divmod(width - label_length - 2, 2)
-    top, extra_y = divmod(height - 2, 2)
-    right, bottom = left + extra_x, top + extra_y
-    grow = 0 if plain else 1
-    return tuple(max(v + grow, 0) for v in (top, right, bottom, left))
+def _cell_lines(label: str, pad: list[int], style: str, width: int, height: int) -> list[str]:
+    """A cell's lines: its padding box fills the column, the label centred in it, in its style;
+    lines below the box (when another cell makes the row taller) are left unstyled."""
+    top, right, bottom, left = pad
+    excess = max(width - left - right - len(label), 0)
+    end = _RESET if style else ""
+    pieces = (" " * left, " " * (excess // 2), label, " " * (excess - excess // 2), " " * right)
+    blank = f"{style}{' ' * width}{end}"
+    lines = [blank] * top
+    lines.append("".join(f"{style}{text}{end}" for text in pieces if text))
+    lines.extend([blank] * bottom)
+    lines.extend([" " * width] * (height - len(lines)))
+    return lines
+
+
+def _boxed(grid: list[list[list[str]]], col_widths: list[int]) -> str:
+    """The rows in a square box with a rule between rows, as JAX's plain table is drawn."""
+
+    def rule(left: str, cross: str, right: str) -> str:
+        return left + cross.join("─" * w for w in col_widths) + right + "\n"
+
+    rows = [
+        "".join("│" + "│".join(line) + "│\n" for line in zip(*row, strict=True)) for row in grid
+    ]
+    return rule("┌", "┬", "┐") + rule("├", "┼", "┤").join(rows) + rule("└", "┴", "┘")
