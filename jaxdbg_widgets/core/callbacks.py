@@ -76,13 +76,59 @@ def callback(
     **kwargs: Any,
 ) -> Callable[..., None] | None:
     """Call a Python function from staged JAX code, like ``jax.debug.callback``."""
+    return _callback_or_stage(
+        "jaxdbg_widgets.callback",
+        "jaxdbg_widgets.callback",
+        callback,
+        args,
+        kwargs,
+        ordered=ordered,
+        partitioned=partitioned,
+        vmap_method=vmap_method,
+    )
+
+
+def jax_debug_callback(
+    callback: Callable[..., None] | None = None,
+    *args: Any,
+    ordered: bool = False,
+    partitioned: bool = False,
+    **kwargs: Any,
+) -> Callable[..., None] | None:
+    """``callback`` with ``jax.debug.callback``'s exact signature and error messages.
+
+    This is what stands in for ``jax.debug.callback`` while the extension is loaded.
+    """
+    return _callback_or_stage(
+        "jax.debug.callback",
+        "debug_callback",
+        callback,
+        args,
+        kwargs,
+        ordered=ordered,
+        partitioned=partitioned,
+        vmap_method="sequential",
+    )
+
+
+def _callback_or_stage(
+    name: str,
+    two_call_name: str,
+    callback: Callable[..., None] | None,
+    args: tuple[Any, ...],
+    kwargs: dict[str, Any],
+    *,
+    ordered: bool,
+    partitioned: bool,
+    vmap_method: str,
+) -> Callable[..., None] | None:
+    """Stage the call now when ``callback`` is given, else return the two-call form's second half."""
     check_vmap_method(vmap_method)
 
     def stage(fn: Callable[..., None], *c_args: Any, **c_kwargs: Any) -> None:
         if not callable(fn):
             raise TypeError(
-                "first argument to jaxdbg_widgets.callback must be callable, "
-                f"but got an object of type {type(fn)}"
+                f"first argument to {name} must be callable, but got an object of type {type(fn)}"
             )
         split = split_arguments(c_args, c_kwargs)
         bind(
@@ -96,5 +142,5 @@ def callback(
     if callback is not None:
         stage(callback, *args, **kwargs)
         return None
-    check_two_call_form("callback", args, kwargs)
+    check_two_call_form(two_call_name, args, kwargs)
     return stage

@@ -5,6 +5,7 @@ from __future__ import annotations
 import string
 from typing import Any
 
+import jax
 import numpy as np
 
 
@@ -38,11 +39,15 @@ def check_format(name: str, fmt: str, args: tuple[Any, ...], kwargs: dict[str, A
 
 
 def has_placeholders(fmt: str) -> bool:
-    """Whether ``fmt`` starts with literal text followed by a replacement field."""
-    if not fmt:
-        return False
-    _, field, *_ = next(iter(string.Formatter().parse(fmt)))
-    return field is not None
+    """Whether ``fmt`` has a replacement field anywhere (escaped braces ``{{`` are not one)."""
+    return any(field is not None for _, field, _, _ in string.Formatter().parse(fmt))
+
+
+def _literal(fmt: str) -> str:
+    """``fmt`` without replacement fields, its escaped braces turned into single ones."""
+    if "{" not in fmt and "}" not in fmt:
+        return fmt
+    return "".join(literal for literal, _, _, _ in string.Formatter().parse(fmt))
 
 
 def _plain_fields(fmt: str) -> bool:
@@ -80,7 +85,7 @@ def render(
 ) -> str:
     """The printed text, under the numpy print options captured at trace time."""
     if not placeholders:
-        return " ".join((fmt, *(str(a) for a in args)))
+        return " ".join((_literal(fmt), *(str(a) for a in args)))
     with np.printoptions(**printoptions):
         return fmt.format(*args, **kwargs)
 
@@ -102,6 +107,8 @@ def summarize(value: Any, width: int = 60) -> str:
     if shape is None or dtype is None:
         text = repr(value)
         return text if len(text) <= width else text[: width - 3] + "..."
+    if jax.dtypes.issubdtype(dtype, jax.dtypes.extended):
+        return f"{dtype}[{','.join(map(str, shape))}]"
     array = np.asarray(value)
     head = f"{_dtype_code(array.dtype)}[{','.join(map(str, array.shape))}]"
     if array.size == 0:

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
+import jax
 import numpy as np
 from jax import lax
 from jax import numpy as jnp
@@ -110,7 +111,7 @@ def _select(values: list[Any], batch: Batch | None) -> tuple[list[Any], Batch | 
         return None
     rank = len(batch.shape)
     picked = [
-        jnp.reshape(v, (batch.size, *v.shape[rank:]))[chosen] if flag else v
+        v.reshape((batch.size, *v.shape[rank:]))[chosen] if flag else v
         for v, flag in zip(values, batch.batched[1:], strict=True)
     ]
     return picked, Batch((int(chosen.size),), batch.batched[1:], tuple(int(i) for i in chosen))
@@ -138,16 +139,29 @@ def run_host(
 ) -> None:
     """Run ``host_fn`` with JAX arrays on the CPU device and no ambient mesh, as ``jax.debug``."""
     if numpy_operands:
-        _call(host_fn, [np.asarray(v) for v in operands], batch)
+        _call_selected(host_fn, [_as_numpy(v) for v in operands], batch, has_pred)
         return
     values = jx.to_host_arrays(list(operands))
     with jx.host_context():
-        if has_pred:
-            selected = _select(values, batch)
-            if selected is None:
-                return
-            values, batch = selected
-        _call(host_fn, values, batch)
+        _call_selected(host_fn, values, batch, has_pred)
+
+
+def _call_selected(host_fn: HostFn, values: list[Any], batch: Batch | None, has_pred: bool) -> None:
+    """Call ``host_fn``, first applying the predicate operand when there is one."""
+    if has_pred:
+        selected = _select(values, batch)
+        if selected is None:
+            return
+        values, batch = selected
+    _call(host_fn, values, batch)
+
+
+def _as_numpy(value: Any) -> Any:
+    """``value`` as a numpy array, except arrays of extended dtypes (PRNG keys) kept as they are."""
+    dtype = getattr(value, "dtype", None)
+    if dtype is not None and jax.dtypes.issubdtype(dtype, jax.dtypes.extended):
+        return value
+    return np.asarray(value)
 
 
 @host_call_p.def_impl

@@ -11,6 +11,7 @@ import logging
 import sys
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import jax
@@ -99,6 +100,19 @@ def _staged_print(
     return stage
 
 
+@dataclass(frozen=True)
+class _Names:
+    """How errors name the function the user called: ``jaxdbg_widgets.print`` or JAX's own."""
+
+    qualified: str
+    two_call: str
+
+
+_PRINT = _Names("jaxdbg_widgets.print", "jaxdbg_widgets.print")
+_LOG = _Names("jaxdbg_widgets.log", "jaxdbg_widgets.log")
+_JAX_PRINT = _Names("jax.debug.print", "debug_print")
+
+
 def print(
     fmt: str | None = None,
     *args: Any,
@@ -114,14 +128,34 @@ def print(
     once per element.
     """
     return _print_or_stage(
-        "print", None, fmt, args, kwargs, ordered, partitioned, skip_format_check, vmap_method
+        _PRINT, None, fmt, args, kwargs, ordered, partitioned, skip_format_check, vmap_method
+    )
+
+
+def jax_debug_print(
+    fmt: str | None = None,
+    *args: Any,
+    ordered: bool = False,
+    partitioned: bool = False,
+    skip_format_check: bool = False,
+    _use_logging: bool = False,
+    **kwargs: Any,
+) -> Callable[..., None] | None:
+    """``print`` with ``jax.debug.print``'s exact signature and error messages.
+
+    This is what stands in for ``jax.debug.print`` while the extension is loaded, so a
+    program behaves and fails as it does with JAX's own.
+    """
+    level = logging.INFO if _use_logging else None
+    return _print_or_stage(
+        _JAX_PRINT, level, fmt, args, kwargs, ordered, partitioned, skip_format_check, "sequential"
     )
 
 
 def print_from(site: CallSite, fmt: str, *args: Any, ordered: bool = False) -> None:
     """Stage a print attributed to ``site`` (for prints staged away from the user's call)."""
     _staged_print(
-        "jaxdbg_widgets.print",
+        _PRINT.qualified,
         ordered=ordered,
         partitioned=False,
         skip_format_check=False,
@@ -142,17 +176,17 @@ def log(
 ) -> Callable[..., None] | None:
     """Like ``print`` but emits an INFO record on the ``jaxdbg_widgets`` logger at the call site."""
     return _print_or_stage(
-        "log", logging.INFO, fmt, args, kwargs, ordered, partitioned, skip_format_check, vmap_method
+        _LOG, logging.INFO, fmt, args, kwargs, ordered, partitioned, skip_format_check, vmap_method
     )
 
 
 def _print_or_stage(
-    name, level, fmt, args, kwargs, ordered, partitioned, skip_format_check, vmap_method
+    names, level, fmt, args, kwargs, ordered, partitioned, skip_format_check, vmap_method
 ) -> Callable[..., None] | None:
     """Stage the print now when ``fmt`` is given, else return the second half of the two-call form."""
     check_vmap_method(vmap_method)
     stage = _staged_print(
-        f"jaxdbg_widgets.{name}",
+        names.qualified,
         ordered=ordered,
         partitioned=partitioned,
         skip_format_check=skip_format_check,
@@ -162,5 +196,5 @@ def _print_or_stage(
     if fmt is not None:
         stage(fmt, *args, **kwargs)
         return None
-    check_two_call_form(name, args, kwargs)
+    check_two_call_form(names.two_call, args, kwargs)
     return stage

@@ -76,7 +76,7 @@ def route_jax_debug_print(_ip: Any) -> Undo:
     """Make ``jax.debug.print`` call ``jaxdbg_widgets.print``; the undo puts the original back."""
     import jax
 
-    from jaxdbg_widgets.core.printing import print as jaxdbg_print
+    from jaxdbg_widgets.core.printing import jax_debug_print as jaxdbg_print
 
     original = jax.debug.print
     jax.debug.print = jaxdbg_print
