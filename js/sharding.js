@@ -133,7 +133,7 @@ function render({ model, el }) {
       tooltip.hidden = true;
       return;
     }
-    tooltip.textContent = view.cells[index].tooltip.join("\n");
+    tooltip.textContent = view.cells[index].tooltip;
     tooltip.hidden = false;
     const box = root.getBoundingClientRect();
     const place = tooltipPosition(

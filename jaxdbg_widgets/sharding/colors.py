@@ -109,8 +109,8 @@ def _golden_colors(count: int) -> list[str]:
     high = np.where(light <= 0.5, light * (1 + sat), light + sat - light * sat)
     low = 2 * light - high
     channels = [_hue_channel(low, high, hue + shift) for shift in (1 / 3, 0.0, -1 / 3)]
-    rgb = np.rint(np.clip(np.stack(channels, axis=1), 0, 1) * 255).astype(int)
-    return [f"#{r:02X}{g:02X}{b:02X}" for r, g, b in rgb.tolist()]
+    rgb = np.rint(np.clip(np.stack(channels, axis=1), 0, 1) * 255).astype(np.int64)
+    return [f"#{v:06X}" for v in (rgb @ np.array([1 << 16, 1 << 8, 1])).tolist()]
 
 
 def _hue_channel(low: Any, high: Any, hue: Any) -> Any:
@@ -148,10 +148,11 @@ def _made_unique(colors: list[str]) -> list[str]:
     """Keep first uses; turn the k-th repeat of a colour into its k-th variant, then nudge to free."""
     if len(set(colors)) == len(colors):
         return colors
-    seen: set[str] = set()
-    repeats: dict[str, int] = {}
-    result = []
-    for color in colors:
+    first_repeat = _first_repeat(colors)
+    result = colors[:first_repeat]
+    seen = set(result)
+    repeats = dict.fromkeys(result, 1)
+    for color in colors[first_repeat:]:
         k = repeats.get(color, 0)
         repeats[color] = k + 1
         candidate = _variant(color, k) if k else color
@@ -162,6 +163,16 @@ def _made_unique(colors: list[str]) -> list[str]:
         seen.add(candidate)
         result.append(candidate)
     return result
+
+
+def _first_repeat(colors: list[str]) -> int:
+    """The index of the first colour that an earlier one already has."""
+    seen: set[str] = set()
+    for i, color in enumerate(colors):
+        if color in seen:
+            return i
+        seen.add(color)
+    return len(colors)
 
 
 def _variant(color: str, k: int) -> str:

@@ -10,7 +10,8 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
-from jaxdbg_widgets.sharding.colors import text_color
+from jaxdbg_widgets.sharding.bulk import collector_paused
+from jaxdbg_widgets.sharding.colors import text_colors
 from jaxdbg_widgets.sharding.layout import ShardingLayout
 from jaxdbg_widgets.sharding.options import RenderOptions
 from jaxdbg_widgets.sharding.view import view_model
@@ -48,18 +49,25 @@ STYLE = (
 
 def render_html(layout: ShardingLayout, options: RenderOptions) -> str:
     """The layout as one HTML fragment with its own ``<style>``."""
-    return html_from_view(view_model(layout, options))
+    with collector_paused():
+        return _html(view_model(layout, options))
 
 
 def html_from_view(view: dict[str, Any]) -> str:
     """HTML for a view model (see :func:`jaxdbg_widgets.sharding.view.view_model`)."""
+    with collector_paused():
+        return _html(view)
+
+
+def _html(view: dict[str, Any]) -> str:
     head = escape(view["kind"]) + " · " + " · ".join(escape(p) for p in view["summary"])
+    cells = _cell_bodies(view["cells"])
     parts = [
         '<div class="jdw-shd">',
         f"<style>{STYLE}</style>",
         f'<div class="jdw-shd-head"><b>{head}</b></div>',
         '<div class="jdw-shd-scroll">',
-        *(_facet_html(facet, view["cells"]) for facet in view["facets"]),
+        *(_facet_html(facet, cells) for facet in view["facets"]),
         "</div>",
         _legend_html(view),
         "</div>",
@@ -67,8 +75,35 @@ def html_from_view(view: dict[str, Any]) -> str:
     return "".join(parts)
 
 
-def _facet_html(facet: dict[str, Any], cells: list[dict[str, Any]]) -> str:
-    by_position = {(r, c): cells[i] for r, c, i in facet["cells"]}
+def _cell_bodies(cells: list[dict[str, Any]]) -> list[tuple[str, str]]:
+    """Each cell's colour style and its ``title="…">label</td>`` end, written once per cell."""
+    colors = [cell["color"] for cell in cells]
+    inks = text_colors([c for c in colors if c])
+    styles = []
+    for color in colors:
+        styles.append(f"background:{color};color:{inks[len(styles)]}" if color else "")
+    tooltips = _escaped_all([cell["tooltip"] for cell in cells])
+    labels = _escaped_all([cell["label"] for cell in cells])
+    return [
+        (style, f' title="{tooltip}">{label}</td>')
+        for style, tooltip, label in zip(styles, tooltips, labels, strict=True)
+    ]
+
+
+def _escaped_all(texts: list[str]) -> list[str]:
+    """``html.escape`` of each text, done in one pass over them all joined by a NUL."""
+    joined = "\0".join(texts)
+    if joined.count("\0") != max(len(texts) - 1, 0):
+        return [escape(text) for text in texts]
+    return escape(joined).split("\0") if texts else []
+
+
+def _facet_html(facet: dict[str, Any], cells: list[tuple[str, str]]) -> str:
+    by_position = {(r, c): i for r, c, i in facet["cells"]}
+    widths = [f"width:{w}ch;min-width:{w}ch;max-width:{w}ch" for w in facet["col_widths"]]
+    heights = [
+        "" if h is None else f"height:{h * LINE_HEIGHT_EM:g}em" for h in facet["row_heights"]
+    ]
     rows = []
     if facet["col_label"]:
         corner = "<th></th>" if facet["row_label"] else ""
@@ -83,27 +118,22 @@ def _facet_html(facet: dict[str, Any], cells: list[dict[str, Any]]) -> str:
                 f"{escape(facet['row_label'])} →</th>"
             )
         for c in range(facet["cols"]):
-            cell = by_position.get((r, c))
-            width = facet["col_widths"][c] if r == 0 else None
-            height = facet["row_heights"][r] if c == 0 else None
-            tds.append(_cell_html(cell, width, height))
+            sizes = []
+            if r == 0:
+                sizes.append(widths[c])
+            if c == 0 and heights[r]:
+                sizes.append(heights[r])
+            i = by_position.get((r, c))
+            if i is None:
+                tds.append(f'<td style="{";".join(sizes)}"></td>')
+                continue
+            style, body = cells[i]
+            if style:
+                sizes.append(style)
+            tds.append(f'<td style="{";".join(sizes)}"{body}')
         rows.append("<tr>" + "".join(tds) + "</tr>")
     caption = f"<figcaption>{escape(facet['title'])}</figcaption>" if facet["title"] else ""
     return f'<figure class="jdw-shd-facet">{caption}<table class="jdw-shd-t">{"".join(rows)}</table></figure>'
-
-
-def _cell_html(cell: dict[str, Any] | None, width: int | None, height: int | None) -> str:
-    style = []
-    if width is not None:
-        style.append(f"width:{width}ch;min-width:{width}ch;max-width:{width}ch")
-    if height is not None:
-        style.append(f"height:{height * LINE_HEIGHT_EM:g}em")
-    if cell is None:
-        return f'<td style="{";".join(style)}"></td>'
-    if cell["color"]:
-        style.append(f"background:{cell['color']};color:{text_color(cell['color'])}")
-    title = escape("\n".join(cell["tooltip"]))
-    return f'<td style="{";".join(style)}" title="{title}">{escape(cell["label"])}</td>'
 
 
 def _legend_html(view: dict[str, Any]) -> str:

@@ -51,26 +51,45 @@ def make_cell(
     bounds: tuple[tuple[int, int], ...], position: tuple[int, ...], devices: Sequence[Device]
 ) -> Cell:
     """A cell for the shard at ``bounds`` held by ``devices`` (sorted by id here)."""
-    if len(devices) == 1:
-        held = (devices[0],)
-        ids = (held[0].id,)
-        processes = (held[0].process_index,)
-    else:
-        held = tuple(sorted(devices))
-        ids = tuple([d.id for d in held])
-        processes = tuple(sorted({d.process_index for d in held}))
-    platform = held[0].platform.upper()
-    return Cell(
-        bounds,
-        position,
-        held,
-        ids,
-        platform,
-        processes,
-        tuple([stop - start for start, stop in bounds]),
-        f"{platform} " + ",".join(map(str, ids)),
-        "[" + ", ".join([f"{a}:{b}" for a, b in bounds]) + "]",
-    )
+    key = tuple((a, b, 1) for a, b in bounds)
+    spans = [
+        {span: ((span[0], span[1]), f"{span[0]}:{span[1]}", span[1] - span[0], p)}
+        for span, p in zip(key, position, strict=True)
+    ]
+    return _made_cells({key: list(devices)}, spans)[0]
+
+
+_Span = tuple[int, int, int]
+_SpanInfo = tuple[tuple[int, int], str, int, int]
+
+
+def _made_cells(
+    by_span: dict[tuple[_Span, ...], list[Device]], spans: list[dict[_Span, _SpanInfo]]
+) -> list[Cell]:
+    """One cell per shard; ``spans[d]`` gives each span of dim ``d`` its bounds, text, extent and
+    grid position, written once per span rather than once per cell."""
+    make = tuple.__new__  # a NamedTuple from a ready tuple, without its Python-level __new__
+    look_up = dict.__getitem__
+    empty = ((), (), (), ())
+    cells = []
+    for key, devices in by_span.items():
+        if len(devices) == 1:
+            held = (devices[0],)
+            ids = (held[0].id,)
+            processes = (held[0].process_index,)
+            names = str(ids[0])
+        else:
+            held = tuple(sorted(devices))
+            ids = tuple([d.id for d in held])
+            processes = tuple(sorted({d.process_index for d in held}))
+            names = ",".join(map(str, ids))
+        platform = held[0].platform.upper()
+        bounds, texts, extents, position = (
+            tuple(zip(*map(look_up, spans, key), strict=True)) or empty
+        )
+        cell = (bounds, position, held, ids, platform, processes, extents)
+        cells.append(make(Cell, (*cell, f"{platform} {names}", "[" + ", ".join(texts) + "]")))
+    return cells
 
 
 @dataclass(frozen=True)
@@ -152,7 +171,7 @@ class ShardingLayout:
                 col_dim=col_dim,
                 rows=1 if row_dim is None else self.grid[row_dim],
                 cols=1 if col_dim is None else self.grid[col_dim],
-                cells=tuple(sorted(placed, key=lambda rc: (rc[0], rc[1]))),
+                cells=tuple(sorted(placed, key=_row_and_column)),
             )
             for _, placed in sorted(groups.items())
         ]
@@ -167,28 +186,16 @@ def sharding_layout(
     """
     shape = _checked_shape(shape)
     with collector_paused():
-        by_bounds: dict[tuple[tuple[int, int], ...], list[Device]] = {}
-        for device, index in _indices_map(sharding, shape).items():
-            by_bounds.setdefault(_bounds(index, shape), []).append(_device(device))
-        starts = [sorted({b[d][0] for b in by_bounds}) for d in range(len(shape))]
-        position_of = [{start: i for i, start in enumerate(s)} for s in starts]
-        cells = sorted(
-            (
-                make_cell(
-                    bounds,
-                    tuple([at[b[0]] for at, b in zip(position_of, bounds, strict=True)]),
-                    held,
-                )
-                for bounds, held in by_bounds.items()
-            ),
-            key=lambda cell: cell.position,
-        )
+        by_span = _grouped_by_span(_indices_map(sharding, shape), shape)
+        spans = _dimension_spans(by_span, len(shape))
+        cells = _made_cells(by_span, spans)
+        cells.sort(key=_position)
     mesh_axes, spec = _mesh_and_spec(sharding)
     dtype_name, itemsize = _dtype_info(dtype)
     return ShardingLayout(
         shape=shape,
         cells=tuple(cells),
-        grid=tuple(len(s) for s in starts),
+        grid=tuple(len({info[3] for info in known.values()}) for known in spans),
         kind=type(sharding).__name__,
         mesh_axes=mesh_axes,
         spec=spec,
@@ -218,21 +225,52 @@ def _indices_map(sharding: Any, shape: tuple[int, ...]) -> dict[Any, Any]:
     return dict(method(shape))
 
 
-def _bounds(index: Any, shape: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
-    index = tuple(index)
-    if len(index) != len(shape):
-        raise ValueError(f"sharding index {index!r} does not match an array of rank {len(shape)}")
-    bounds = []
-    for entry, size in zip(index, shape, strict=True):
-        if isinstance(entry, slice):
-            start, stop, step = entry.indices(size)
-            if step != 1:
-                raise ValueError(f"strided shard index {entry!r} is not supported")
-            bounds.append((start, stop))
+def _grouped_by_span(
+    indices: dict[Any, Any], shape: tuple[int, ...]
+) -> dict[tuple[_Span, ...], list[Device]]:
+    """The devices holding each distinct shard, keyed by ``(start, stop, step)`` per dimension."""
+    rank = len(shape)
+    groups: dict[tuple[_Span, ...], list[Device]] = {}
+    read = slice.indices
+    for device, index in indices.items():
+        if len(index) != rank:
+            raise ValueError(f"sharding index {index!r} does not match an array of rank {rank}")
+        try:
+            key = tuple(map(read, index, shape))
+        except TypeError:
+            key = tuple(map(_span, index, shape))
+        held = groups.get(key)
+        if held is None:
+            groups[key] = [_device(device)]
         else:
-            position = int(entry)
-            bounds.append((position, position + 1))
-    return tuple(bounds)
+            held.append(_device(device))
+    return groups
+
+
+def _span(entry: Any, size: int) -> _Span:
+    """``(start, stop, step)`` of one index entry, a slice or an integer position."""
+    if isinstance(entry, slice):
+        return entry.indices(size)
+    position = int(entry)
+    return position, position + 1, 1
+
+
+def _dimension_spans(
+    by_span: dict[tuple[_Span, ...], Any], rank: int
+) -> list[dict[_Span, _SpanInfo]]:
+    """Per dimension, each distinct span's bounds, ``start:stop`` text, extent and grid position.
+
+    Positions number the distinct starts in order, so spans sharing a start share a position.
+    """
+    result = []
+    for d in range(rank):
+        distinct = {key[d] for key in by_span}
+        for span in distinct:
+            if span[2] != 1:
+                raise ValueError(f"strided shard index {slice(*span)!r} is not supported")
+        order = {start: i for i, start in enumerate(sorted({span[0] for span in distinct}))}
+        result.append({(a, b, c): ((a, b), f"{a}:{b}", b - a, order[a]) for a, b, c in distinct})
+    return result
 
 
 def _device(device: Any) -> Device:
@@ -242,6 +280,13 @@ def _device(device: Any) -> Device:
         raise TypeError(
             f"devices need id, platform and process_index attributes; {device!r} lacks one"
         ) from err
+
+
+_row_and_column = operator.itemgetter(0, 1)
+
+
+def _position(cell: Cell) -> tuple[int, ...]:
+    return cell.position
 
 
 def _mesh_and_spec(

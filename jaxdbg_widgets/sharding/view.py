@@ -6,6 +6,7 @@ interactive widget show the same thing.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from jaxdbg_widgets.sharding.bulk import collector_paused
@@ -20,18 +21,29 @@ def view_model(layout: ShardingLayout, options: RenderOptions) -> dict[str, Any]
 
 
 def _view_model(layout: ShardingLayout, options: RenderOptions) -> dict[str, Any]:
-    colors = options.colors(layout) or [None] * len(layout.cells)
-    number = {cell.bounds: i for i, cell in enumerate(layout.cells)}
-    labels = [cell_text(layout, cell) for cell in layout.cells]
+    cells = layout.cells
+    colors = options.colors(layout) or [None] * len(cells)
+    labels = [cell.label for cell in cells]
+    if len(layout.process_indices) > 1:
+        labels = [cell_text(layout, cell) for cell in cells]
+    number = {id(cell): i for i, cell in enumerate(cells)}
     facets = layout.facets(options.rows, options.cols)
+    tooltips = _tooltips(layout)
     return {
         "kind": layout.kind,
         "summary": summary_parts(layout),
         "use_color": options.use_color,
         "facets": [_facet(layout, facet, options, number, labels) for facet in facets],
         "cells": [
-            _cell(layout, cell, label, color)
-            for cell, label, color in zip(layout.cells, labels, colors, strict=True)
+            {
+                "label": label,
+                "devices": list(cell.device_ids),
+                "processes": list(cell.process_indices),
+                "index": cell.index_text,
+                "tooltip": tooltip,
+                "color": color,
+            }
+            for cell, label, color, tooltip in zip(cells, labels, colors, tooltips, strict=True)
         ],
         "processes": _processes(layout),
     }
@@ -75,38 +87,63 @@ def _counted(count: int, noun: str) -> str:
 
 def tooltip_lines(layout: ShardingLayout, cell: Cell) -> list[str]:
     """What hovering a cell tells: devices, processes, index slices, shard shape and bytes."""
-    processes = ",".join(str(p) for p in cell.process_indices)
-    lines = [
-        f"{cell.platform} " + ", ".join(str(i) for i in cell.device_ids),
-        f"process {processes}",
-        f"index {cell.index_text}",
-        "shard shape (" + ", ".join(str(d) for d in cell.shard_shape) + ")",
-    ]
+    return _tooltips(layout, [cell])[0].split("\n")
+
+
+def _tooltips(layout: ShardingLayout, cells: Sequence[Cell] | None = None) -> list[str]:
+    """Each cell's tooltip as one string of lines; the shape and byte lines are written once
+    per distinct shard shape and the process line once per set of processes."""
+    shape_lines: dict[tuple[int, ...], str] = {}
+    process_lines: dict[tuple[int, ...], str] = {}
+    tooltips = []
+    for cell in layout.cells if cells is None else cells:
+        shape = shape_lines.get(cell.shard_shape)
+        if shape is None:
+            shape = shape_lines[cell.shard_shape] = _shape_lines(layout, cell)
+        processes = process_lines.get(cell.process_indices)
+        if processes is None:
+            processes = process_lines[cell.process_indices] = "process " + ",".join(
+                map(str, cell.process_indices)
+            )
+        ids = (
+            str(cell.device_ids[0])
+            if len(cell.device_ids) == 1
+            else ", ".join(map(str, cell.device_ids))
+        )
+        tooltips.append(f"{cell.platform} {ids}\n{processes}\nindex {cell.index_text}\n{shape}")
+    return tooltips
+
+
+def _shape_lines(layout: ShardingLayout, cell: Cell) -> str:
+    text = "shard shape (" + ", ".join(str(d) for d in cell.shard_shape) + ")"
     size = layout.shard_bytes(cell)
-    if size is not None:
-        lines.append(f"{size:,} bytes")
-    return lines
+    return text if size is None else f"{text}\n{size:,} bytes"
 
 
 def _facet(
     layout: ShardingLayout,
     facet: Facet,
     options: RenderOptions,
-    number: dict[tuple[tuple[int, int], ...], int],
+    number: dict[int, int],
     labels: list[str],
 ) -> dict[str, Any]:
     """Track sizes by JAX's rules, widened where a label would not fit (as rich's columns are)."""
     widths = [options.min_width] * facet.cols
     heights: list[int | None] = [None] * facet.rows
     size_of: dict[tuple[int, ...], tuple[int, int | None]] = {}
+    placed = []
     for r, c, cell in facet.cells:
+        i = number[id(cell)]
+        placed.append([r, c, i])
         size = size_of.get(cell.shard_shape)
         if size is None:
             size = size_of[cell.shard_shape] = cell_size(layout, facet, cell, options)
         width, height = size
-        widths[c] = max(widths[c], width, len(labels[number[cell.bounds]]) + 2)
-        if height is not None:
-            heights[r] = max(heights[r] or 0, height)
+        width = max(width, len(labels[i]) + 2)
+        if width > widths[c]:
+            widths[c] = width
+        if height is not None and height > (heights[r] or 0):
+            heights[r] = height
     return {
         "title": facet.title,
         "rows": facet.rows,
@@ -115,18 +152,7 @@ def _facet(
         "col_label": "" if facet.col_dim is None else layout.dim_label(facet.col_dim),
         "col_widths": widths,
         "row_heights": heights,
-        "cells": [[r, c, number[cell.bounds]] for r, c, cell in facet.cells],
-    }
-
-
-def _cell(layout: ShardingLayout, cell: Cell, label: str, color: str | None) -> dict[str, Any]:
-    return {
-        "label": label,
-        "devices": list(cell.device_ids),
-        "processes": list(cell.process_indices),
-        "index": cell.index_text,
-        "tooltip": tooltip_lines(layout, cell),
-        "color": color,
+        "cells": placed,
     }
 
 

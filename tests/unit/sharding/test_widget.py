@@ -32,13 +32,7 @@ def test_view_model_describes_cells(array):
     assert len(view["cells"]) == 8 and len(view["facets"]) == 1
     first = view["cells"][0]
     assert first["devices"] == [0] and first["index"] == "[0:4, 0:4]"
-    assert first["tooltip"] == [
-        "CPU 0",
-        "process 0",
-        "index [0:4, 0:4]",
-        "shard shape (4, 4)",
-        "64 bytes",
-    ]
+    assert first["tooltip"] == "CPU 0\nprocess 0\nindex [0:4, 0:4]\nshard shape (4, 4)\n64 bytes"
     assert len({c["color"] for c in view["cells"]}) == 8
 
 
