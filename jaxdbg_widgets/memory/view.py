@@ -1,0 +1,183 @@
+"""The memory view model: a JSON-ready description of a map that the HTML and the widget draw.
+
+Colours, labels, tooltips and units are decided here once. Per-device leaf lists are not sent;
+the front end derives them from ``groups`` (elements per device of each sharding and shape),
+so the payload grows with devices plus leaves, not their product.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from jaxdbg_widgets.memory.model import LARGE_SHARE, MemoryMap
+from jaxdbg_widgets.memory.units import human_bytes
+from jaxdbg_widgets.sharding.bulk import collector_paused
+from jaxdbg_widgets.sharding.colors import text_color
+
+HEAT_MAP = "YlOrRd"
+LEGEND_STOPS = 5
+
+
+def memory_view(memory: MemoryMap, *, color_map: str = HEAT_MAP) -> dict[str, Any]:
+    """Everything a front end needs: header, heatmap grid, devices, legend, leaves, program."""
+    with collector_paused():
+        return _memory_view(memory, color_map)
+
+
+def _memory_view(memory: MemoryMap, color_map: str) -> dict[str, Any]:
+    index_of = {d.id: i for i, d in enumerate(memory.devices)}
+    top = memory.max_bytes
+    lookup = _color_lookup(color_map)
+    fills = _hex(lookup(np.asarray([d.bytes / top if top else 0.0 for d in memory.devices])))
+    counts = _leaf_counts(memory, index_of)
+    flagged = {id(leaf) for leaf in memory.large_replicated()}
+    sets: dict[tuple[int, ...], int] = {}
+    groups = []
+    for group in memory.groups:
+        positions = tuple(index_of[i] for i in group.device_ids)
+        uniform = len(set(group.elements)) == 1
+        groups.append(
+            {
+                "set": sets.setdefault(positions, len(sets)),
+                "elements": group.elements[0] if uniform else list(group.elements),
+            }
+        )
+    return {
+        "source": memory.source,
+        "summary": memory.summary(),
+        "grid": {
+            "rows": memory.grid.rows,
+            "cols": memory.grid.cols,
+            "row_label": memory.grid.row_label,
+            "col_label": memory.grid.col_label,
+            "title": memory.grid.title,
+            "cells": [[r, c, index_of[i]] for r, c, i in memory.grid.cells],
+        },
+        "devices": [
+            {
+                "id": d.id,
+                "process": d.process_index,
+                "platform": d.platform.upper(),
+                "bytes": d.bytes,
+                "human": human_bytes(d.bytes),
+                "color": fill,
+                "text": text_color(fill),
+                "tooltip": _tooltip(memory, d, count),
+            }
+            for d, fill, count in zip(memory.devices, fills, counts, strict=True)
+        ],
+        "legend": {
+            "colors": _hex(lookup(np.linspace(0.0, 1.0, LEGEND_STOPS))),
+            "ticks": [human_bytes(0), human_bytes(top / 2), human_bytes(top)],
+        },
+        "processes": [[p, b, human_bytes(b)] for p, b in memory.process_totals().items()],
+        "limits": _limits_line(memory),
+        "leaves": [
+            {
+                "path": leaf.path,
+                "shape": _shape_text(leaf.shape),
+                "dtype": leaf.dtype,
+                "spec": leaf.spec,
+                "shard_shape": _shape_text(leaf.shard_shape),
+                "replication": leaf.replication,
+                "devices": leaf.device_count,
+                "bytes": leaf.nbytes,
+                "total": leaf.total_bytes,
+                "itemsize": leaf.itemsize,
+                "group": leaf.group,
+                "flagged": id(leaf) in flagged,
+            }
+            for leaf in memory.leaves
+        ],
+        "groups": groups,
+        "device_sets": [list(positions) for positions in sets],
+        "flag_note": (
+            f"fully replicated and at least {LARGE_SHARE:.0%} of the fullest device"
+            if flagged
+            else ""
+        ),
+        "program": _program(memory),
+        "notes": [line for line in (memory.skipped_text(),) if line],
+    }
+
+
+def _color_lookup(name: str) -> Any:
+    import matplotlib as mpl
+
+    try:
+        return mpl.colormaps[name]
+    except KeyError:
+        raise ValueError(f"unknown matplotlib colormap {name!r}") from None
+
+
+def _hex(rgba: Any) -> list[str]:
+    channels = np.rint(np.clip(np.asarray(rgba)[:, :3], 0, 1) * 255).astype(int)
+    return [f"#{r:02X}{g:02X}{b:02X}" for r, g, b in channels.tolist()]
+
+
+def _leaf_counts(memory: MemoryMap, index_of: dict[int, int]) -> list[int]:
+    """How many leaves put bytes on each device, from group sizes and memberships."""
+    per_group = np.bincount(
+        np.fromiter((leaf.group for leaf in memory.leaves), np.int64, len(memory.leaves)),
+        minlength=len(memory.groups),
+    )
+    counts = np.zeros(len(memory.devices), dtype=np.int64)
+    for number, group in enumerate(memory.groups):
+        held = [index_of[i] for i, n in zip(group.device_ids, group.elements, strict=True) if n]
+        np.add.at(counts, np.asarray(held, dtype=np.int64), per_group[number])
+    return counts.tolist()
+
+
+def _tooltip(memory: MemoryMap, device: Any, leaf_count: int) -> list[str]:
+    mean = memory.total_bytes / len(memory.devices) if memory.devices else 0
+    lines = [
+        f"device {device.id} · {device.platform.upper()} · process {device.process_index}",
+        f"{human_bytes(device.bytes)} ({device.bytes:,} bytes) in {leaf_count:,} "
+        + ("leaf" if leaf_count == 1 else "leaves"),
+    ]
+    if mean:
+        lines.append(f"{device.bytes / mean:.2f}x the mean device")
+    if device.limit is not None:
+        used = f", {human_bytes(device.in_use)} in use" if device.in_use is not None else ""
+        lines.append(f"limit {human_bytes(device.limit)}{used}")
+    else:
+        lines.append("limit: not reported")
+    if memory.program is not None and device.id in memory.program.device_ids:
+        lines.append(f"program peak (XLA): {human_bytes(memory.program.peak)}")
+    return lines
+
+
+def _limits_line(memory: MemoryMap) -> str:
+    """Device limits and bytes in use, or a plain statement that the runtime does not report them."""
+    reported = [d for d in memory.devices if d.limit is not None]
+    if not reported:
+        platforms = sorted({d.platform.upper() for d in memory.devices})
+        return f"device memory limits: not reported by {'/'.join(platforms) or 'these'} devices"
+    tightest = min(reported, key=lambda d: d.limit - (d.in_use or 0))
+    free = tightest.limit - (tightest.in_use or 0)
+    return (
+        f"device memory limits: {len(reported)} of {len(memory.devices)} devices report; "
+        f"least free: device {tightest.id}, {human_bytes(free)} of {human_bytes(tightest.limit)}"
+    )
+
+
+def _program(memory: MemoryMap) -> dict[str, Any] | None:
+    program = memory.program
+    if program is None:
+        return None
+    rows = [
+        [label, value, human_bytes(value) if value is not None else "not reported"]
+        for label, value in program.sizes
+    ]
+    rows.extend([label, value, human_bytes(value)] for label, value in program.host_sizes)
+    return {
+        "rows": rows,
+        "peak": [program.peak, human_bytes(program.peak)],
+        "notes": list(program.notes),
+    }
+
+
+def _shape_text(shape: tuple[int, ...]) -> str:
+    return "(" + ", ".join(str(d) for d in shape) + ("," if len(shape) == 1 else "") + ")"

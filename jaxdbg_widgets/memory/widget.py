@@ -1,0 +1,82 @@
+"""The interactive memory map: an anywidget drawing the view model, with the static HTML as its
+fallback in the output bundle. Clicking a leaf asks Python for that leaf's sharding diagram."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import anywidget
+import traitlets
+
+from jaxdbg_widgets._assets import asset, inlined_module
+from jaxdbg_widgets.memory.html import html_from_view
+from jaxdbg_widgets.memory.model import MemoryMap
+from jaxdbg_widgets.memory.view import memory_view
+from jaxdbg_widgets.sharding.layout import sharding_layout
+from jaxdbg_widgets.sharding.options import RenderOptions
+from jaxdbg_widgets.sharding.view import view_model
+
+
+class MemoryWidget(anywidget.AnyWidget):
+    """Heatmap of bytes per device, hover totals, a device's leaves, a leaf's sharding diagram.
+
+    ``device`` is the selected device's position in ``view["devices"]`` (-1: none); ``leaf`` the
+    selected leaf's position in ``view["leaves"]``, whose diagram lands in ``leaf_view``.
+    """
+
+    _esm = inlined_module("memory.js")
+    _css = asset("sharding.css").read_text(encoding="utf-8") + asset("memory.css").read_text(
+        encoding="utf-8"
+    )
+
+    view = traitlets.Dict().tag(sync=True)
+    device = traitlets.Int(-1).tag(sync=True)
+    leaf = traitlets.Int(-1).tag(sync=True)
+    leaf_view = traitlets.Dict().tag(sync=True)
+
+    def __init__(self, memory: MemoryMap) -> None:
+        self._memory = memory
+        super().__init__(view=memory_view(memory))
+
+    @property
+    def memory(self) -> MemoryMap:
+        return self._memory
+
+    @traitlets.validate("device")
+    def _known_device(self, proposal: dict[str, Any]) -> int:
+        value = proposal["value"]
+        if not -1 <= value < len(self._memory.devices):
+            raise traitlets.TraitError(f"no device at position {value} in this map")
+        return value
+
+    @traitlets.validate("leaf")
+    def _known_leaf(self, proposal: dict[str, Any]) -> int:
+        value = proposal["value"]
+        if not -1 <= value < len(self._memory.leaves):
+            raise traitlets.TraitError(f"no leaf at position {value} in this map")
+        return value
+
+    @traitlets.observe("leaf")
+    def _draw_leaf(self, change: dict[str, Any]) -> None:
+        self.leaf_view = self.leaf_diagram(change["new"]) if change["new"] >= 0 else {}
+
+    def leaf_diagram(self, position: int) -> dict[str, Any]:
+        """The sharding view model of one leaf, tagged with its position."""
+        leaf = self._memory.leaves[position]
+        group = self._memory.groups[leaf.group]
+        layout = sharding_layout(leaf.shape, group.sharding, dtype=leaf.dtype)
+        return {"leaf": position, **view_model(layout, RenderOptions())}
+
+    def __repr__(self) -> str:
+        return f"MemoryWidget({self._memory.source}: {', '.join(self.view['summary'])})"
+
+    def to_html(self) -> str:
+        """The static twin of this widget."""
+        return html_from_view(self.view)
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> tuple[dict[str, Any], dict[str, Any]] | None:
+        bundle = super()._repr_mimebundle_(**kwargs)
+        if bundle is None:
+            return None
+        data, metadata = bundle
+        return {**data, "text/html": self.to_html(), "text/plain": repr(self)}, metadata

@@ -1,0 +1,318 @@
+// The memory widget: a heatmap of bytes per device on the mesh, hover totals, a click lists the
+// device's leaves, a click on a leaf draws its sharding diagram, and a sortable leaf table.
+import sharding from "./sharding.js";
+import { element } from "./dom.js";
+import {
+  deviceLeaves,
+  gridStep,
+  humanBytes,
+  leavesByGroup,
+  localModel,
+  matchesFilter,
+  sortedLeaves,
+} from "./memory_model.js";
+import { tooltipPosition } from "./sharding_grid.js";
+
+const ROW_LIMIT = 200;
+const LABEL_BYTES_LIMIT = 64;
+const SORTS = [
+  ["path", "path", false],
+  ["shape", null],
+  ["dtype", null],
+  ["spec", null],
+  ["shard", null],
+  ["copies", "replication", true],
+  ["on all devices", "total", true],
+];
+
+function drawHeatmap(view) {
+  const grid = view.grid;
+  const figure = element("figure", "jdw-mem-heat");
+  const caption = [grid.title, grid.col_label ? `${grid.col_label} →` : ""].filter(Boolean);
+  figure.append(element("figcaption", "", caption.join(" · ")));
+  const frame = element("div", "jdw-mem-frame");
+  frame.append(element("div", "jdw-mem-rowlabel", grid.row_label ? `${grid.row_label} →` : ""));
+  const cells = element("div", "jdw-mem-grid");
+  cells.setAttribute("role", "grid");
+  cells.setAttribute("aria-label", "bytes per device");
+  cells.style.gridTemplateColumns = `repeat(${grid.cols}, minmax(2.6em, auto))`;
+  const showBytes = view.devices.length <= LABEL_BYTES_LIMIT;
+  for (const [row, col, index] of grid.cells) {
+    const device = view.devices[index];
+    const box = element("button", "jdw-mem-cell", String(device.id));
+    if (showBytes) box.append(element("small", "", device.human));
+    box.dataset.device = String(index);
+    box.tabIndex = -1;
+    box.style.gridRow = String(row + 1);
+    box.style.gridColumn = String(col + 1);
+    box.style.background = device.color;
+    box.style.color = device.text;
+    box.setAttribute("aria-label", device.tooltip.join(", "));
+    cells.append(box);
+  }
+  frame.append(cells);
+  figure.append(frame);
+  return figure;
+}
+
+function drawLegend(view) {
+  const legend = element("div", "jdw-mem-legend");
+  const bar = element("span", "jdw-mem-bar");
+  bar.style.background = `linear-gradient(to right, ${view.legend.colors.join(", ")})`;
+  const [low, mid, high] = view.legend.ticks;
+  bar.title = `${mid} at the middle`;
+  legend.append(element("span", "", low), bar, element("span", "", high));
+  legend.append(element("span", "jdw-mem-dim", "bytes per device"));
+  return legend;
+}
+
+function drawNotes(view) {
+  const notes = element("div", "jdw-mem-notes");
+  if (view.processes.length > 1) {
+    const parts = view.processes.map(([p, , human]) => `process ${p}: ${human}`);
+    notes.append(element("div", "", `per process: ${parts.join(", ")}`));
+  }
+  notes.append(element("div", "", view.limits));
+  for (const line of view.notes) notes.append(element("div", "", line));
+  return notes;
+}
+
+function drawProgram(program) {
+  const box = element("div", "jdw-mem-program");
+  box.append(element("div", "jdw-mem-title", "XLA memory analysis, per device"));
+  const table = element("table", "jdw-mem-table");
+  for (const [label, , human] of program.rows) {
+    const tr = element("tr");
+    tr.append(element("td", "", label), element("td", "jdw-mem-num", human));
+    table.append(tr);
+  }
+  const peak = element("tr", "jdw-mem-peak");
+  peak.append(element("td", "", "peak estimate"), element("td", "jdw-mem-num", program.peak[1]));
+  table.append(peak);
+  box.append(table);
+  for (const note of program.notes) box.append(element("div", "jdw-mem-dim", note));
+  return box;
+}
+
+function leafRow(view, index, bytes) {
+  const leaf = view.leaves[index];
+  const tr = element("tr", leaf.flagged ? "jdw-mem-flag" : "");
+  tr.dataset.leaf = String(index);
+  const pathCell = element("td");
+  const open = element("button", "jdw-mem-leaf", leaf.path);
+  open.title = `draw the sharding of ${leaf.path}`;
+  pathCell.append(open);
+  tr.append(pathCell);
+  if (bytes === undefined) {
+    for (const text of [leaf.shape, leaf.dtype, leaf.spec, leaf.shard_shape]) {
+      tr.append(element("td", "", text));
+    }
+    const copies = element("td", "jdw-mem-num", String(leaf.replication));
+    if (leaf.flagged) copies.append(element("span", "jdw-mem-warn", " ⚠ replicated"));
+    tr.append(copies, element("td", "jdw-mem-num", humanBytes(leaf.total)));
+  } else {
+    tr.append(
+      element("td", "", leaf.shard_shape),
+      element("td", "", leaf.spec),
+      element("td", "jdw-mem-num", humanBytes(bytes)),
+    );
+  }
+  return tr;
+}
+
+function render({ model, el }) {
+  const view = model.get("view");
+  const byGroup = leavesByGroup(view);
+  const root = element("div", "jdw-mem");
+  const head = element("div", "jdw-mem-head", ["memory map", view.source, ...view.summary].join(" · "));
+  const scroll = element("div", "jdw-mem-scroll");
+  scroll.append(drawHeatmap(view));
+  const status = element("div", "jdw-mem-status", "hover a device for its totals; click it for its leaves");
+  status.setAttribute("aria-live", "polite");
+  const tooltip = element("div", "jdw-mem-tooltip");
+  tooltip.hidden = true;
+
+  const filter = element("input", "jdw-mem-filter");
+  filter.type = "search";
+  filter.placeholder = "filter leaves by path";
+  filter.setAttribute("aria-label", "filter leaves by path");
+
+  const devicePanel = element("div", "jdw-mem-device");
+  const diagram = element("div", "jdw-mem-diagram");
+  const tableBox = element("div", "jdw-mem-leaves");
+  root.append(head, scroll, drawLegend(view), status, drawNotes(view));
+  if (view.program) root.append(drawProgram(view.program));
+  root.append(filter, devicePanel, diagram, tableBox, tooltip);
+  el.append(root);
+
+  const cellNodes = [...root.querySelectorAll(".jdw-mem-cell")];
+  let sortKey = "total";
+  let descending = true;
+  let focusIndex = view.grid.cells.length ? view.grid.cells[0][2] : null;
+  if (focusIndex !== null) cellNodes.find((n) => Number(n.dataset.device) === focusIndex).tabIndex = 0;
+
+  function showDevice() {
+    const index = model.get("device");
+    for (const node of cellNodes) {
+      node.classList.toggle("jdw-mem-on", Number(node.dataset.device) === index);
+    }
+    devicePanel.replaceChildren();
+    if (index < 0 || index >= view.devices.length) return;
+    const device = view.devices[index];
+    const held = deviceLeaves(view, index, byGroup).filter((entry) =>
+      matchesFilter(view.leaves[entry.leaf].path, filter.value),
+    );
+    devicePanel.append(
+      element("div", "jdw-mem-title", `${device.tooltip[0]}: ${device.human} in ${held.length} leaves`),
+    );
+    const table = element("table", "jdw-mem-table");
+    const header = element("tr");
+    for (const name of ["path", "shard", "spec", "on this device"]) header.append(element("th", "", name));
+    table.append(header);
+    for (const entry of held.slice(0, ROW_LIMIT)) table.append(leafRow(view, entry.leaf, entry.bytes));
+    devicePanel.append(table);
+    if (held.length > ROW_LIMIT) {
+      devicePanel.append(element("div", "jdw-mem-dim", `first ${ROW_LIMIT} of ${held.length}; filter to narrow`));
+    }
+  }
+
+  function showLeaves() {
+    const order = sortedLeaves(view.leaves, sortKey, descending).filter((i) =>
+      matchesFilter(view.leaves[i].path, filter.value),
+    );
+    const table = element("table", "jdw-mem-table");
+    const header = element("tr");
+    for (const [name, key, firstDescending] of SORTS) {
+      const th = element("th");
+      if (key) {
+        const button = element("button", "jdw-mem-sort", name);
+        button.dataset.sort = key;
+        const active = key === sortKey;
+        th.setAttribute("aria-sort", active ? (descending ? "descending" : "ascending") : "none");
+        if (active) button.textContent = `${name} ${descending ? "▼" : "▲"}`;
+        button.addEventListener("click", () => {
+          descending = key === sortKey ? !descending : firstDescending;
+          sortKey = key;
+          showLeaves();
+        });
+        th.append(button);
+      } else {
+        th.textContent = name;
+      }
+      header.append(th);
+    }
+    table.append(header);
+    for (const index of order.slice(0, ROW_LIMIT)) table.append(leafRow(view, index));
+    const title = element("div", "jdw-mem-title", `leaves (${order.length} of ${view.leaves.length})`);
+    const parts = [title, table];
+    if (view.flag_note) parts.push(element("div", "jdw-mem-dim", `⚠ ${view.flag_note}`));
+    if (order.length > ROW_LIMIT) {
+      parts.push(element("div", "jdw-mem-dim", `first ${ROW_LIMIT} rows; filter to narrow`));
+    }
+    tableBox.replaceChildren(...parts);
+  }
+
+  let closeDiagram = null;
+  function showDiagram() {
+    if (closeDiagram) closeDiagram();
+    closeDiagram = null;
+    diagram.replaceChildren();
+    const leafView = model.get("leaf_view");
+    const index = model.get("leaf");
+    if (index < 0 || !leafView || leafView.leaf !== index) return;
+    diagram.append(element("div", "jdw-mem-title", `sharding of ${view.leaves[index].path}`));
+    const host = element("div");
+    diagram.append(host);
+    closeDiagram = sharding.render({
+      model: localModel({ view: leafView, selected: [], zoom: 1 }),
+      el: host,
+    });
+  }
+
+  function deviceOf(target) {
+    const node = target.closest?.(".jdw-mem-cell");
+    return node && root.contains(node) ? Number(node.dataset.device) : null;
+  }
+
+  function describe(index) {
+    status.textContent = view.devices[index].tooltip.join(" · ");
+  }
+
+  function selectDevice(index) {
+    model.set("device", model.get("device") === index ? -1 : index);
+    model.save_changes();
+  }
+
+  scroll.addEventListener("click", (event) => {
+    const index = deviceOf(event.target);
+    if (index !== null) selectDevice(index);
+  });
+  scroll.addEventListener("keydown", (event) => {
+    const index = deviceOf(event.target);
+    if (index === null) return;
+    const next = gridStep(view.grid, index, event.key);
+    if (next === null || next === index) return;
+    event.preventDefault();
+    const node = cellNodes.find((n) => Number(n.dataset.device) === next);
+    node.tabIndex = 0;
+    event.target.tabIndex = -1;
+    focusIndex = next;
+    node.focus();
+  });
+  scroll.addEventListener("focusin", (event) => {
+    const index = deviceOf(event.target);
+    if (index !== null) describe(index);
+  });
+  scroll.addEventListener("pointermove", (event) => {
+    const index = deviceOf(event.target);
+    if (index === null) {
+      tooltip.hidden = true;
+      return;
+    }
+    describe(index);
+    tooltip.textContent = view.devices[index].tooltip.join("\n");
+    tooltip.hidden = false;
+    const box = root.getBoundingClientRect();
+    const place = tooltipPosition(
+      { x: event.clientX - box.left, y: event.clientY - box.top },
+      { width: tooltip.offsetWidth, height: tooltip.offsetHeight },
+      { width: box.width, height: Math.max(box.height, window.innerHeight - box.top) },
+    );
+    tooltip.style.left = `${place.left}px`;
+    tooltip.style.top = `${place.top}px`;
+  });
+  scroll.addEventListener("pointerleave", () => {
+    tooltip.hidden = true;
+  });
+  root.addEventListener("click", (event) => {
+    const row = event.target.closest?.(".jdw-mem-leaf")?.closest("[data-leaf]");
+    if (!row || !root.contains(row)) return;
+    model.set("leaf", Number(row.dataset.leaf));
+    model.save_changes();
+  });
+  root.addEventListener("keydown", (event) => {
+    if (event.key !== "Escape") return;
+    model.set("device", -1);
+    model.set("leaf", -1);
+    model.save_changes();
+  });
+  filter.addEventListener("input", () => {
+    showDevice();
+    showLeaves();
+  });
+
+  model.on("change:device", showDevice);
+  model.on("change:leaf_view", showDiagram);
+  model.on("change:leaf", showDiagram);
+  showDevice();
+  showLeaves();
+  showDiagram();
+  return () => {
+    model.off("change:device", showDevice);
+    model.off("change:leaf_view", showDiagram);
+    model.off("change:leaf", showDiagram);
+    if (closeDiagram) closeDiagram();
+  };
+}
+
+export default { render };

@@ -1,0 +1,175 @@
+"""The memory model against totals worked out by hand, on 8 simulated CPU devices and stand-ins."""
+
+from dataclasses import dataclass
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+from jax.sharding import Mesh, NamedSharding
+from jax.sharding import PartitionSpec as P
+
+from jaxdbg_widgets.memory import memory_map
+from jaxdbg_widgets.memory.sources import DELETED, NOT_ARRAY, TRACER
+from tests.unit.sharding.mocks import GridSharding, MockDevice
+
+
+@pytest.fixture(scope="module")
+def mesh():
+    return Mesh(np.array(jax.devices()).reshape(2, 4), ("data", "model"))
+
+
+def _put(mesh, shape, spec, dtype=jnp.float32):
+    return jax.device_put(jnp.zeros(shape, dtype), NamedSharding(mesh, spec))
+
+
+def test_bytes_per_device_count_every_replica(mesh):
+    params = {
+        "w": _put(mesh, (8, 16), P("data", "model")),  # 512 B, 64 B per device
+        "b": _put(mesh, (16,), P()),  # 64 B copied to all 8 devices
+        "e": _put(mesh, (4, 8), P(None, "model"), jnp.bfloat16),  # 64 B, 16 B on each, 2 copies
+    }
+    memory = memory_map(params)
+    assert [d.bytes for d in memory.devices] == [64 + 64 + 16] * 8
+    assert memory.total_bytes == 8 * 144
+    assert memory.imbalance == pytest.approx(1.0)
+    by_path = {leaf.path: leaf for leaf in memory.leaves}
+    assert by_path["['b']"].total_bytes == 512 and by_path["['b']"].nbytes == 64
+    assert by_path["['b']"].replication == 8 and by_path["['b']"].fully_replicated
+    assert by_path["['e']"].shard_shape == (4, 2) and by_path["['e']"].replication == 2
+    assert by_path["['e']"].dtype == "bfloat16" and by_path["['e']"].total_bytes == 128
+    assert by_path["['w']"].spec == "P('data', 'model')"
+    assert not by_path["['w']"].fully_replicated
+    assert memory.process_totals() == {0: 8 * 144}
+
+
+def test_a_device_lists_its_leaves_largest_first(mesh):
+    memory = memory_map({"a": _put(mesh, (8, 16), P("data", "model")), "b": _put(mesh, (64,), P())})
+    assert [(leaf.path, n) for leaf, n in memory.leaves_on(3)] == [("['b']", 256), ("['a']", 64)]
+    assert [leaf.path for leaf in memory.large_replicated()] == ["['b']"]
+
+
+def test_uneven_placement_shows_as_imbalance(mesh):
+    on_zero = jax.device_put(jnp.zeros((100,), jnp.float32), jax.devices()[0])
+    spread = _put(mesh, (8, 16), P("data", "model"))
+    memory = memory_map([on_zero, spread])
+    assert memory.device(0).bytes == 400 + 64
+    assert memory.device(1).bytes == 64
+    mean = (400 + 8 * 64) / 8
+    assert memory.imbalance == pytest.approx(464 / mean)
+    assert memory.grid.title == "mesh data=2 model=4"  # a single-device sharding names no mesh
+
+
+def test_the_heatmap_follows_the_mesh(mesh):
+    memory = memory_map({"w": _put(mesh, (8, 16), P("data", "model"))})
+    grid = memory.grid
+    assert (grid.rows, grid.cols, grid.row_label, grid.col_label) == (2, 4, "data", "model")
+    assert grid.cells[5] == (1, 1, 5)
+    flipped = Mesh(np.array(jax.devices()).reshape(4, 2), ("a", "b"))
+    assert memory_map({"w": _put(mesh, (8, 16), P())}, mesh=flipped).grid.rows == 4
+
+
+def test_leaves_on_different_meshes_fall_back_to_device_ids(mesh):
+    other = Mesh(np.array(jax.devices()).reshape(8), ("all",))
+    memory = memory_map([_put(mesh, (8,), P()), _put(other, (8,), P("all"))])
+    assert memory.grid.title == "device ids"
+    assert [cell[2] for cell in memory.grid.cells] == list(range(8))
+
+
+def test_skipped_leaves_are_counted_not_fatal(mesh):
+    gone = _put(mesh, (8,), P())
+    gone.delete()
+    memory = memory_map({"gone": gone, "n": 3, "host": np.ones(4), "none": None})
+    assert memory.leaves == ()
+    assert dict(memory.skipped) == {NOT_ARRAY: 2, DELETED: 1}
+    assert memory.skipped_text() == (f"skipped: 2 {NOT_ARRAY}, 1 {DELETED}")
+    assert memory.imbalance is None
+
+
+def test_tracers_inside_jit_are_counted(mesh):
+    seen = []
+    jax.jit(lambda v: seen.append(memory_map(v)) or v)(_put(mesh, (8,), P()))
+    assert dict(seen[0].skipped) == {TRACER: 1}
+
+
+def test_live_arrays_include_a_new_array():
+    arr = jnp.arange(1234, dtype=jnp.int32)
+    memory = memory_map()
+    assert memory.source == "live arrays"
+    assert any(leaf.shape == (1234,) and leaf.total_bytes == 4936 for leaf in memory.leaves)
+    del arr
+
+
+def test_shape_dtype_structs_count_as_planned_memory(mesh):
+    planned = jax.ShapeDtypeStruct((8, 16), jnp.float32, sharding=NamedSharding(mesh, P("data")))
+    memory = memory_map({"p": planned, "no_sharding": jax.ShapeDtypeStruct((4,), jnp.float32)})
+    assert memory.device(0).bytes == 4 * 16 * 4
+    assert len(memory.skipped) == 1
+
+
+def test_compiled_program_reports_xla_analysis(mesh):
+    params = {"w": _put(mesh, (8, 16), P("data", "model"))}
+    batch = _put(mesh, (8, 16), P("data", "model"))
+    lowered = jax.jit(lambda p, b: (p["w"] * b).sum()).lower(params, batch)
+    for program in (lowered, lowered.compile()):
+        memory = memory_map(program)
+        assert memory.source == "program"
+        assert [leaf.path for leaf in memory.leaves] == ["args[0]['w']", "args[1]", "out"]
+        sizes = dict(memory.program.sizes)
+        assert sizes["argument"] == 2 * 64  # two (4, 4) float32 shards per device
+        assert memory.program.peak == (
+            sizes["argument"]
+            + sizes["output"]
+            - sizes["alias"]
+            + sizes["temporary"]
+            + sizes["generated code"]
+        )
+        leaf_bytes = 64 + 64 + 4
+        extra = sizes["temporary"] + sizes["generated code"] - sizes["alias"]
+        assert memory.device(0).bytes == leaf_bytes + extra
+    assert "compiled here" in memory_map(lowered).program.notes[0]
+
+
+@dataclass(frozen=True)
+class _Reporting(MockDevice):
+    def memory_stats(self):
+        return {"bytes_limit": 16 << 30, "bytes_in_use": self.id << 20}
+
+
+class _ReportingGrid(GridSharding):
+    def __init__(self, splits):
+        super().__init__(splits)
+        self.devices = [_Reporting(d.id, "gpu", d.process_index) for d in self.devices]
+
+
+def test_device_limits_come_from_memory_stats():
+    memory = memory_map({"x": _Leaf((8, 8), _ReportingGrid((2, 2)))})
+    assert memory.memory_reported
+    assert memory.device(3).limit == 16 << 30 and memory.device(3).in_use == 3 << 20
+
+
+def test_cpu_devices_report_no_limit(mesh):
+    memory = memory_map({"w": _put(mesh, (8,), P())})
+    assert not memory.memory_reported
+    assert all(d.limit is None and d.in_use is None for d in memory.devices)
+
+
+@dataclass
+class _Leaf:
+    shape: tuple
+    sharding: object
+    dtype: str = "float32"
+
+
+def test_shards_on_other_processes_are_counted_from_the_sharding():
+    sharding = GridSharding((4, 2), replicas=2, per_process=4)  # 16 devices, 4 processes
+    memory = memory_map({"x": _Leaf((8, 8), sharding)})
+    assert len(memory.devices) == 16
+    assert memory.process_totals() == {p: 4 * 8 * 4 for p in range(4)}
+    assert memory.leaves[0].replication == 2
+
+
+def test_uneven_shards_count_their_real_size():
+    memory = memory_map({"x": _Leaf((10,), GridSharding((4,)))})  # blocks 3, 3, 3, 1
+    assert [d.bytes for d in memory.devices] == [12, 12, 12, 4]
+    assert memory.leaves[0].shard_shape == (3,)

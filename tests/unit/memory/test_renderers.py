@@ -1,0 +1,100 @@
+"""The view model, static HTML, text and widget renderers of one memory map."""
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+import traitlets
+from jax.sharding import Mesh, NamedSharding
+from jax.sharding import PartitionSpec as P
+
+from jaxdbg_widgets.memory import memory_map
+from jaxdbg_widgets.memory.html import LEAF_ROWS
+from jaxdbg_widgets.memory.units import human_bytes
+from jaxdbg_widgets.memory.view import memory_view
+
+
+@pytest.fixture(scope="module")
+def params():
+    mesh = Mesh(np.array(jax.devices()).reshape(2, 4), ("data", "model"))
+    put = lambda shape, spec: jax.device_put(jnp.zeros(shape), NamedSharding(mesh, spec))  # noqa: E731
+    return {
+        "<script>alert(1)</script>": put((8, 16), P("data", "model")),
+        "embed": put((256, 16), P()),
+        "mlp": put((8, 64), P(None, "model")),
+    }
+
+
+def test_human_bytes():
+    assert [human_bytes(n) for n in (0, 1023, 1024, 1536, 10 * 1024, 3 << 20, 5 << 40)] == [
+        "0 B",
+        "1023 B",
+        "1.00 KiB",
+        "1.50 KiB",
+        "10.0 KiB",
+        "3.00 MiB",
+        "5.00 TiB",
+    ]
+
+
+def test_view_model_groups_devices_and_flags_replicated_leaves(params):
+    view = memory_view(memory_map(params))
+    assert [d["id"] for d in view["devices"]] == list(range(8))
+    assert all(d["color"].startswith("#") and len(d["color"]) == 7 for d in view["devices"])
+    assert view["grid"]["cells"][4] == [1, 0, 4]
+    flagged = [leaf["path"] for leaf in view["leaves"] if leaf["flagged"]]
+    assert flagged == ["['embed']"]
+    assert view["device_sets"] == [list(range(8))]  # one device set shared by every group
+    assert all(isinstance(g["elements"], int) for g in view["groups"])
+    assert view["limits"] == "device memory limits: not reported by CPU devices"
+    assert view["devices"][0]["tooltip"][-1] == "limit: not reported"
+    assert view["legend"]["ticks"][2] == view["devices"][0]["human"]
+
+
+def test_html_is_deterministic_escaped_and_shows_the_largest_leaves(params):
+    memory = memory_map(params)
+    html = memory.to_html()
+    assert html == memory_map(params).to_html()
+    assert "<script>alert" not in html and "&lt;script&gt;" in html
+    assert html.index("[&#x27;embed&#x27;]") < html.index("[&#x27;mlp&#x27;]")
+    assert 'class="jdw-mem-flag"' in html
+    assert "not reported by CPU devices" in html
+
+
+def test_html_lists_at_most_the_largest_leaves():
+    many = {f"p{i:03d}": jnp.zeros((i + 1,)) for i in range(LEAF_ROWS + 5)}
+    html = memory_map(many).to_html()
+    assert "p054" in html and "p004" not in html
+    assert f"the {LEAF_ROWS} largest of {LEAF_ROWS + 5} leaves" in html
+
+
+def test_text_names_devices_leaves_and_program(params):
+    text = memory_map(params).to_text()
+    assert text.splitlines()[0].startswith("memory map · pytree · 3 leaves")
+    assert "mesh data=2 model=4" in text and "['embed']" in text
+    assert "\x1b[" not in text
+    assert "\x1b[" in memory_map(params).to_text(use_color=True)
+    lowered = jax.jit(lambda p: jax.tree.map(lambda v: v * 2, p)).lower(params)
+    program_text = memory_map(lowered).to_text()
+    assert "XLA memory analysis, per device" in program_text
+    assert "peak estimate" in program_text
+
+
+def test_widget_draws_a_leaf_sharding_on_request(params):
+    widget = memory_map(params).widget()
+    assert widget.leaf_view == {}
+    widget.leaf = 1
+    assert widget.leaf_view["leaf"] == 1
+    assert widget.leaf_view["summary"][0] == "shape (256, 16) float32"
+    assert widget.leaf_view["summary"][-1] == "fully replicated"
+    widget.leaf = -1
+    assert widget.leaf_view == {}
+    with pytest.raises(traitlets.TraitError):
+        widget.device = 8
+    widget.device = 7
+
+
+def test_outside_a_kernel_the_map_displays_as_html_and_text(params):
+    bundle = memory_map(params)._repr_mimebundle_()
+    assert set(bundle) == {"text/plain", "text/html"}
+    assert repr(memory_map(params)).startswith("MemoryMap(pytree: 3 leaves")
