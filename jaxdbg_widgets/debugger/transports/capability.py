@@ -1,4 +1,4 @@
-"""Which transport this kernel supports, checked at run time against ipykernel's internals.
+"""Which transport this kernel supports, checked through the kernel adapter.
 
 Every check here reads attributes only, so it is safe to call from any thread at any time;
 the transports themselves live beside this module.
@@ -9,6 +9,8 @@ from __future__ import annotations
 import enum
 import sys
 from typing import Any
+
+from jaxdbg_widgets import _capabilities, _kernel_internals
 
 
 class Tier(str, enum.Enum):
@@ -32,54 +34,27 @@ DESCRIPTIONS = {
 
 def current_kernel() -> Any | None:
     """The running ipykernel's kernel object, or ``None`` outside a kernel."""
-    ipython_module = sys.modules.get("IPython")
-    if ipython_module is None:
-        return None
-    shell = ipython_module.get_ipython()
-    return getattr(shell, "kernel", None)
-
-
-def _has_parent_tracking(kernel: Any) -> bool:
-    """Both tiers save and restore the running cell's parent header through these."""
-    return all(callable(getattr(kernel, name, None)) for name in ("get_parent", "set_parent")) and (
-        hasattr(kernel, "_parent_ident")
-    )
+    return _kernel_internals.running_kernel()
 
 
 def supports_subshell_routing(kernel: Any) -> bool:
-    """ipykernel >= 7.4: a shell-channel thread with a subshell manager, and comms that route."""
-    channel_thread = getattr(kernel, "shell_channel_thread", None)
-    if channel_thread is None or not hasattr(channel_thread, "io_loop"):
-        return False
-    manager = getattr(channel_thread, "manager", None)
-    needed = ("_create_subshell", "list_subshell", "get_shell_channel_to_subshell_socket")
-    if manager is None or not all(hasattr(manager, name) for name in needed):
-        return False
-    if not hasattr(kernel, "comm_manager") or not _has_parent_tracking(kernel):
-        return False
-    try:
-        from ipykernel.comm.comm import BaseComm
-    except ImportError:
-        return False
-    return hasattr(BaseComm, "_reply_subshell_for")
+    """ipykernel >= 7.4: a comm's messages can be routed to a kernel subshell."""
+    return _kernel_internals.supports_subshell_routing(kernel)
 
 
 def supports_pumping(kernel: Any) -> bool:
-    """ipykernel 6: a shell stream feeding ``msg_queue``, drained one message at a time."""
-    if not callable(getattr(kernel, "do_one_iteration", None)):
-        return False
-    queue = getattr(kernel, "msg_queue", None)
-    return (
-        getattr(kernel, "shell_stream", None) is not None
-        and callable(getattr(kernel, "dispatch_shell", None))
-        and all(hasattr(queue, name) for name in ("qsize", "get_nowait", "put_nowait"))
-        and _has_parent_tracking(kernel)
-    )
+    """ipykernel 6: the blocked thread may read the shell channel's queued messages."""
+    return _kernel_internals.supports_pumping(kernel) and not _turned_off("shell-pump")
 
 
 def stdin_allowed(kernel: Any) -> bool:
     """Whether the request now executing lets the kernel ask the front end for input."""
-    return bool(getattr(kernel, "_allow_stdin", False))
+    return _kernel_internals.stdin_allowed(kernel)
+
+
+def _turned_off(name: str) -> bool:
+    """Whether a run-time failure turned the ipykernel capability ``name`` off."""
+    return any(c.library == "ipykernel" and c.name == name for c in _capabilities.degraded())
 
 
 def widget_tier(kernel: Any | None) -> Tier | None:

@@ -7,9 +7,10 @@ widget's state updates, prints and ``input()`` of a blocked breakpoint attached 
 
 from __future__ import annotations
 
-import contextvars
 from dataclasses import dataclass
 from typing import Any
+
+from jaxdbg_widgets import _kernel_internals
 
 
 @dataclass(frozen=True)
@@ -23,7 +24,7 @@ class CellParent:
     @classmethod
     def capture(cls, kernel: Any) -> CellParent:
         """Read the shell parent as the calling thread sees it."""
-        return cls(kernel, kernel._parent_ident["shell"], kernel.get_parent("shell"))
+        return cls(kernel, *_kernel_internals.shell_parent(kernel))
 
     @property
     def msg_id(self) -> str | None:
@@ -31,4 +32,4 @@ class CellParent:
 
     def restore(self) -> None:
         """Make this the kernel-wide fallback parent without touching the calling thread's own."""
-        contextvars.copy_context().run(self.kernel.set_parent, self.ident, self.message, "shell")
+        _kernel_internals.restore_shell_parent(self.kernel, self.ident, self.message)

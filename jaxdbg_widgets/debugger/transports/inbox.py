@@ -29,9 +29,6 @@ class Inbox:
     """
 
     tier: Tier
-    # False where the tier's own dispatch still publishes under the message's parent after the
-    # handler returns (it then restores the cell's parent itself).
-    restore_parent_in_handler = True
 
     def __init__(self, comm: Any, cell: CellParent) -> None:
         with _open_lock:
@@ -69,7 +66,6 @@ class Inbox:
         self._closed = True
         self._mailbox.close()
         interrupts.remove_waiter(self._interrupt_key)
-        self._stop_routing()
         attributes = vars(self._comm)
         for name, previous in self._saved.items():
             if previous is _ABSENT:
@@ -90,9 +86,6 @@ class Inbox:
         _, item = self._mailbox.take(timeout)
         return item
 
-    def _stop_routing(self) -> None:
-        """Tier-specific undo, run once before the comm's attributes are restored."""
-
     def _override(self, name: str, value: Any) -> None:
         """Set an instance attribute on the comm, remembering what to put back."""
         self._saved.setdefault(name, vars(self._comm).get(name, _ABSENT))
@@ -103,8 +96,7 @@ class Inbox:
             try:
                 handle_msg(msg)
             finally:
-                if self.restore_parent_in_handler:
-                    self._cell.restore()
+                self._cell.restore()
                 data = msg.get("content", {}).get("data") or {}
                 if data.get("method") == "custom":
                     self._mailbox.put(data.get("content"))

@@ -37,7 +37,7 @@ def open_inbox(widget: Any) -> Inbox:
     if tier is None:
         raise NoTransport(
             f"{type(kernel).__module__}.{type(kernel).__name__} supports neither subshell "
-            "routing (ipykernel >= 7.4) nor shell pumping (ipykernel 6)"
+            "routing (ipykernel >= 7.4) nor shell pumping (ipykernel 6); see %jaxdbg status"
         )
     comm = _registered_comm(kernel, widget)
     cell = CellParent.capture(kernel)

@@ -1,45 +1,38 @@
 """PUMP tier (ipykernel 6): the blocked thread reads the shell channel itself.
 
 While a cell runs, ipykernel 6's main loop waits for the running handler, so nobody else reads
-the shell stream: the blocked breakpoint may. Each step flushes the stream into the kernel's
-message queue, dispatches the ``comm_msg``/``comm_close`` messages of the inbox's comm and puts
-every other message back, in order, for the main loop to handle after the cell.
+the shell stream: the blocked breakpoint may. Each step moves the stream's messages out of the
+kernel's queue, handles the ``comm_msg``/``comm_close`` messages of the inbox's comm with the
+kernel's own handlers and puts every other message back, in order, for the main loop to
+handle after the cell. A message that cannot be parsed is logged and put back; after
+:data:`MAX_PARSE_FAILURES` in a row the pump gives up (:class:`NoTransport`), so the
+breakpoint falls back to the typed prompt instead of silently losing clicks.
 """
 
 from __future__ import annotations
 
 import collections
-import contextvars
+import logging
 import threading
 import time
-from collections.abc import Coroutine
 from typing import Any
 
+from jaxdbg_widgets import _kernel_internals
 from jaxdbg_widgets.debugger.transports.capability import Tier
-from jaxdbg_widgets.debugger.transports.inbox import Inbox
+from jaxdbg_widgets.debugger.transports.inbox import Inbox, NoTransport
 
 STEP_SECONDS = 0.005
-_COMM_MESSAGES = frozenset({"comm_msg", "comm_close"})
+MAX_PARSE_FAILURES = 3
 _pump_lock = threading.Lock()
-
-
-def _run_to_completion(coroutine: Coroutine[Any, Any, Any]) -> None:
-    """Drive a coroutine that never truly suspends (ipykernel's comm dispatch) in a fresh context."""
-    context = contextvars.copy_context()
-    try:
-        while True:
-            context.run(coroutine.send, None)
-    except StopIteration:
-        return
-    finally:
-        coroutine.close()
+_log = logging.getLogger(__name__)
 
 
 class PumpInbox(Inbox):
     """``get`` pumps the shell channel between short waits on the mailbox."""
 
     tier = Tier.PUMP
-    restore_parent_in_handler = False
+
+    _failures = 0
 
     def _wait(self, timeout: float | None) -> Any | None:
         deadline = None if timeout is None else time.monotonic() + timeout
@@ -52,47 +45,47 @@ class PumpInbox(Inbox):
                 return item
 
     def _pump(self) -> None:
-        """Dispatch this comm's queued messages; an interrupt midway loses no other message."""
+        """Handle this comm's queued messages; an interrupt midway loses no other message."""
         kernel = self._cell.kernel
         with _pump_lock:
-            kernel.shell_stream.flush()
-            waiting = collections.deque()
-            while kernel.msg_queue.qsize():
-                waiting.append(kernel.msg_queue.get_nowait())
+            waiting = collections.deque(_kernel_internals.take_shell_messages(kernel))
             try:
                 while waiting:
                     entry = waiting.popleft()
                     if self._is_mine(entry):
                         self._dispatch(entry)
                     else:
-                        kernel.msg_queue.put_nowait(entry)
+                        _kernel_internals.put_back_shell_message(kernel, entry)
             finally:
                 for entry in waiting:
-                    kernel.msg_queue.put_nowait(entry)
+                    _kernel_internals.put_back_shell_message(kernel, entry)
+        if self._failures >= MAX_PARSE_FAILURES:
+            reason = f"{self._failures} shell messages in a row could not be parsed"
+            _kernel_internals.turn_off(
+                "ipykernel", "shell-pump", _kernel_internals.FEATURE_PUMP, reason
+            )
+            raise NoTransport(f"shell pumping stopped: {reason}; see the kernel log")
 
-    def _dispatch(self, entry: tuple[Any, Any, tuple[Any, ...]]) -> None:
-        """Run the kernel's own dispatch of one queued message, then give the cell its parent."""
+    def _dispatch(self, entry: Any) -> None:
+        """Run the kernel's own handler for one comm message, then give the cell its parent."""
         try:
-            _run_to_completion(entry[1](*entry[2]))
+            _kernel_internals.handle_comm_message(self._cell.kernel, entry)
+        except Exception:
+            _log.exception("jaxdbg: a widget message could not be handled at a breakpoint")
         finally:
             self._cell.restore()
 
-    def _is_mine(self, entry: tuple[Any, Any, tuple[Any, ...]]) -> bool:
-        """Whether a queued ``(index, dispatch, (frames,))`` entry is a comm message for us.
-
-        Header and content are unpacked without ``deserialize``, whose replay check would
-        then reject the message when the kernel dispatches it for real.
-        """
-        session = self._cell.kernel.session
+    def _is_mine(self, entry: Any) -> bool:
+        """Whether a queued shell message is a comm message for this inbox's comm."""
         try:
-            _, frames = session.feed_identities(entry[2][0], copy=False)
-            header = session.unpack(_bytes(frames[1]))
-            if header.get("msg_type") not in _COMM_MESSAGES:
-                return False
-            return session.unpack(_bytes(frames[4])).get("comm_id") == self.comm_id
+            _, comm_id = _kernel_internals.comm_target(self._cell.kernel, entry)
         except Exception:
+            self._failures += 1
+            _log.warning(
+                "jaxdbg: could not parse a shell message while pumping (%d in a row)",
+                self._failures,
+                exc_info=True,
+            )
             return False
-
-
-def _bytes(frame: Any) -> bytes:
-    return frame.bytes if hasattr(frame, "bytes") else bytes(frame)
+        self._failures = 0
+        return comm_id == self.comm_id

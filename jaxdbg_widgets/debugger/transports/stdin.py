@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from jaxdbg_widgets import _kernel_internals
 from jaxdbg_widgets.debugger.transports import capability, interrupts
 
 
@@ -16,10 +17,5 @@ def read_line(prompt: str) -> str | None:
     kernel = capability.current_kernel()
     if kernel is None or not capability.stdin_allowed(kernel):
         return None
-    from IPython.core.error import StdinNotImplementedError
-
-    try:
-        with interrupts.raising_on_interrupt():
-            return kernel.raw_input(prompt)
-    except StdinNotImplementedError:
-        return None
+    with interrupts.raising_on_interrupt():
+        return _kernel_internals.read_stdin(kernel, prompt)

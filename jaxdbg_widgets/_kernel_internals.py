@@ -1,0 +1,368 @@
+"""The one place that touches private IPython and ipykernel attributes.
+
+Everything else asks this module: for the running shell and kernel, for the cell's parent
+header, for stdin, for the two clickable transports (ipykernel 7's subshells, ipykernel 6's
+shell pumping), for one-line error display and for ``%jaxdbg`` completion on IPython 7 to 9.
+:func:`check_capabilities` records each private name and signature in
+:mod:`jaxdbg_widgets._capabilities` when the extension loads; a failed check turns off only the
+feature that needs it. IPython and ipykernel are imported lazily, never at module import.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import contextvars
+import re
+import sys
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from jaxdbg_widgets import _capabilities
+
+T = TypeVar("T")
+CREATE_SUBSHELL_TIMEOUT = 10.0
+COMM_MESSAGES = frozenset({"comm_msg", "comm_close"})
+
+FEATURE_PARENT = "output of widget clicks and worker threads stays in the cell"
+FEATURE_SUBSHELL = "widget clicks at a blocked breakpoint (kernel subshell)"
+FEATURE_PUMP = "widget clicks at a blocked breakpoint (shell pumping)"
+FEATURE_STDIN = "typed (jdb) prompt through the stdin channel"
+FEATURE_ERROR_LINE = "debugger quits and interrupts shown in one line"
+FEATURE_COMPLETION = "%jaxdbg tab completion"
+FEATURE_CELL_NAMES = "In[N] names for cell code in prints and frames"
+
+# IPython 7 names cell code ``<ipython-input-3-5f1c...>``; later versions ask ``compile``.
+_OLD_CELL_FILE = re.compile(r"^<ipython-input-(\d+)-[0-9a-f]*>$")
+
+
+# The running shell and kernel -------------------------------------------------------------
+
+
+def running_shell() -> Any | None:
+    """The running IPython shell, or ``None`` (outside IPython, or before it was imported)."""
+    module = sys.modules.get("IPython")
+    get_ipython = getattr(module, "get_ipython", None)
+    return get_ipython() if get_ipython is not None else None
+
+
+def running_kernel() -> Any | None:
+    """The running ipykernel's kernel object, or ``None`` outside a kernel."""
+    return getattr(running_shell(), "kernel", None)
+
+
+# The cell's parent header -----------------------------------------------------------------
+
+
+def _probe_parent(kernel: Any) -> None:
+    _capabilities.require_attributes(kernel, ("get_parent", "set_parent", "_parent_ident"))
+    _capabilities.require_parameters(kernel.set_parent, ("ident", "parent", "channel"))
+    _capabilities.require_parameters(kernel.get_parent, ("channel",))
+    if "shell" not in kernel._parent_ident:
+        raise KeyError("kernel._parent_ident has no 'shell' entry")
+
+
+def has_parent_tracking(kernel: Any) -> bool:
+    """Whether the kernel lets us read and restore the shell parent header."""
+    return _passes(_probe_parent, kernel)
+
+
+def shell_parent(kernel: Any) -> tuple[Any, dict[str, Any]]:
+    """The shell request (identities, message) the calling thread's output is sent under."""
+    return kernel._parent_ident["shell"], kernel.get_parent("shell")
+
+
+def restore_shell_parent(kernel: Any, ident: Any, message: dict[str, Any]) -> None:
+    """Make ``message`` the kernel-wide fallback parent without touching this thread's own."""
+    contextvars.copy_context().run(kernel.set_parent, ident, message, "shell")
+
+
+def request_id(kernel: Any) -> str | None:
+    """The ``msg_id`` of the shell request running now, or ``None``."""
+    try:
+        return kernel.get_parent("shell").get("header", {}).get("msg_id")
+    except (AttributeError, TypeError):
+        return None
+
+
+# stdin --------------------------------------------------------------------------------------
+
+
+def _probe_stdin(kernel: Any) -> None:
+    _capabilities.require_attributes(kernel, ("_allow_stdin", "raw_input"))
+
+
+def stdin_allowed(kernel: Any) -> bool:
+    """Whether the request executing now lets the kernel ask the front end for input."""
+    return bool(getattr(kernel, "_allow_stdin", False))
+
+
+def read_stdin(kernel: Any, prompt: str) -> str | None:
+    """One line through the kernel's stdin channel; ``None`` when the front end has none."""
+    from IPython.core.error import StdinNotImplementedError
+
+    try:
+        return kernel.raw_input(prompt)
+    except StdinNotImplementedError:
+        return None
+
+
+# SUBSHELL tier: ipykernel >= 7.4 ----------------------------------------------------------
+
+
+def _probe_subshell(kernel: Any) -> None:
+    channel_thread = kernel.shell_channel_thread
+    _capabilities.require_attributes(channel_thread, ("io_loop", "manager"))
+    _capabilities.require_attributes(
+        channel_thread.manager,
+        ("_create_subshell", "list_subshell", "get_shell_channel_to_subshell_socket"),
+    )
+    _capabilities.require_attributes(kernel, ("comm_manager",))
+    from ipykernel.comm.comm import BaseComm
+
+    _capabilities.require_attributes(BaseComm, ("_reply_subshell_for",))
+    _capabilities.require_parameters(BaseComm._reply_subshell_for, ("data", "default"))
+    _probe_parent(kernel)
+
+
+def supports_subshell_routing(kernel: Any) -> bool:
+    """ipykernel >= 7.4: comm messages can be routed to a subshell's thread."""
+    return _passes(_probe_subshell, kernel)
+
+
+def create_subshell(kernel: Any) -> str:
+    """Create a kernel subshell (on the shell-channel thread, where it must be made)."""
+    manager = kernel.shell_channel_thread.manager
+    done: concurrent.futures.Future[str] = concurrent.futures.Future()
+
+    def run() -> None:
+        try:
+            done.set_result(manager._create_subshell())
+        except BaseException as err:
+            done.set_exception(err)
+
+    kernel.shell_channel_thread.io_loop.add_callback(run)
+    return done.result(timeout=CREATE_SUBSHELL_TIMEOUT)
+
+
+def subshell_exists(kernel: Any, subshell_id: str) -> bool:
+    """Whether ``subshell_id`` is still one of the kernel's subshells."""
+    return subshell_id in kernel.shell_channel_thread.manager.list_subshell()
+
+
+def subshell_router(subshell_id: str) -> tuple[str, Callable[[Any, Any], str]]:
+    """The comm attribute and value that send a comm's incoming messages to ``subshell_id``."""
+    return "_reply_subshell_for", lambda data, default: subshell_id
+
+
+# PUMP tier: ipykernel 6 --------------------------------------------------------------------
+
+
+def _probe_pump(kernel: Any) -> None:
+    queue = kernel.msg_queue
+    _capabilities.require_attributes(queue, ("qsize", "get_nowait", "put_nowait"))
+    _capabilities.require_attributes(kernel.shell_stream, ("flush",))
+    _capabilities.require_attributes(kernel.session, ("feed_identities", "unpack", "deserialize"))
+    for msg_type in COMM_MESSAGES:
+        if not callable(kernel.shell_handlers.get(msg_type)):
+            raise KeyError(f"kernel.shell_handlers has no {msg_type!r} handler")
+    _capabilities.require_parameters(kernel.session.feed_identities, ("msg_list", "copy"))
+    _probe_parent(kernel)
+
+
+def supports_pumping(kernel: Any) -> bool:
+    """ipykernel 6: shell messages wait in ``msg_queue`` while a cell runs; we may read them."""
+    return not hasattr(kernel, "shell_channel_thread") and _passes(_probe_pump, kernel)
+
+
+def take_shell_messages(kernel: Any) -> list[Any]:
+    """Move every shell message that arrived into a list, oldest first."""
+    kernel.shell_stream.flush()
+    taken = []
+    while kernel.msg_queue.qsize():
+        taken.append(kernel.msg_queue.get_nowait())
+    return taken
+
+
+def put_back_shell_message(kernel: Any, entry: Any) -> None:
+    """Return a taken message to the kernel's queue, for its main loop to handle later."""
+    kernel.msg_queue.put_nowait(entry)
+
+
+def comm_target(kernel: Any, entry: Any) -> tuple[str, str | None]:
+    """``(msg_type, comm_id)`` of a queued shell message; raises when it cannot be parsed.
+
+    Header and content are unpacked without ``deserialize``, whose replay check would reject
+    the message when the kernel later dispatches it for real.
+    """
+    session = kernel.session
+    _, frames = session.feed_identities(_queued_frames(entry), copy=False)
+    msg_type = session.unpack(_bytes(frames[1])).get("msg_type")
+    if msg_type not in COMM_MESSAGES:
+        return msg_type, None
+    return msg_type, session.unpack(_bytes(frames[4])).get("comm_id")
+
+
+def handle_comm_message(kernel: Any, entry: Any) -> None:
+    """Run the kernel's own handler for one queued comm message, under its parent header."""
+    session = kernel.session
+    idents, frames = session.feed_identities(_queued_frames(entry), copy=False)
+    msg = session.deserialize(frames, content=True, copy=False)
+    kernel.set_parent(idents, msg, "shell")
+    kernel.shell_handlers[msg["header"]["msg_type"]](kernel.shell_stream, idents, msg)
+
+
+def _queued_frames(entry: Any) -> Any:
+    """The wire frames of a ``msg_queue`` entry ``(index, dispatch, (frames,))``."""
+    return entry[2][0]
+
+
+def _bytes(frame: Any) -> bytes:
+    return frame.bytes if hasattr(frame, "bytes") else bytes(frame)
+
+
+# IPython ------------------------------------------------------------------------------------
+
+
+def _probe_error_line(shell: Any) -> None:
+    _capabilities.require_attributes(shell, ("_showtraceback", "InteractiveTB", "set_custom_exc"))
+    _capabilities.require_attributes(shell.InteractiveTB, ("get_exception_only",))
+    _capabilities.require_parameters(shell._showtraceback, ("etype", "evalue", "stb"))
+
+
+def show_error_line(shell: Any, value: BaseException) -> list[str]:
+    """Show ``value`` in the cell as one ``Type: message`` line (what ipykernel publishes)."""
+    stb = shell.InteractiveTB.get_exception_only(type(value), value)
+    if _capabilities.has("ipython", "error-line") or _passes(_probe_error_line, shell):
+        shell._showtraceback(type(value), value, stb)
+    else:
+        print("".join(stb), file=sys.stderr)
+    return stb
+
+
+def _probe_matchers_v2(shell: Any) -> None:
+    from IPython.core.completer import SimpleCompletion, context_matcher  # noqa: F401
+
+    _capabilities.require_attributes(shell.Completer, ("custom_matchers",))
+
+
+def _probe_completion_hook(shell: Any) -> None:
+    _capabilities.require_parameters(shell.set_hook, ("name", "hook", "str_key"))
+    _capabilities.require_attributes(shell, ("strdispatchers",))
+
+
+def add_line_completer(
+    shell: Any, magic: str, complete: Callable[[str], list[str]]
+) -> Callable[[], None]:
+    """Complete lines starting with ``magic`` (e.g. ``%jaxdbg``) with ``complete(line)``.
+
+    IPython >= 8.6 gets a context matcher that suppresses other completions on such lines;
+    older IPython gets the ``complete_command`` hook keyed on the magic. Returns the undo.
+    """
+    if _passes(_probe_matchers_v2, shell):
+        return _add_context_matcher(shell, magic, complete)
+    return _add_completion_hook(shell, magic, complete)
+
+
+def _add_context_matcher(
+    shell: Any, magic: str, complete: Callable[[str], list[str]]
+) -> Callable[[], None]:
+    from IPython.core.completer import SimpleCompletion, context_matcher
+
+    @context_matcher()
+    def matcher(context: Any) -> dict[str, Any]:
+        line = context.text_until_cursor.lstrip()
+        if not line.startswith(f"{magic} "):
+            return {"completions": [], "suppress": False}
+        found = [SimpleCompletion(text=m, type="jaxdbg") for m in complete(line)]
+        return {"completions": found, "suppress": True}
+
+    shell.Completer.custom_matchers.append(matcher)
+
+    def undo() -> None:
+        if matcher in shell.Completer.custom_matchers:
+            shell.Completer.custom_matchers.remove(matcher)
+
+    return undo
+
+
+def _add_completion_hook(
+    shell: Any, magic: str, complete: Callable[[str], list[str]]
+) -> Callable[[], None]:
+    def hook(_shell: Any, event: Any) -> list[str]:
+        return complete(event.line.lstrip())
+
+    shell.set_hook("complete_command", hook, str_key=magic)
+
+    def undo() -> None:
+        dispatcher = shell.strdispatchers.get("complete_command")
+        if dispatcher is not None:
+            dispatcher.strs.pop(magic, None)
+
+    return undo
+
+
+def _probe_cell_names(shell: Any) -> None:
+    compiler = shell.compile
+    if callable(getattr(compiler, "format_code_name", None)):
+        return
+    name = compiler.get_code_name("", "", 1)
+    if not _OLD_CELL_FILE.match(name):
+        raise ValueError(f"cell code is named {name!r}, a form jaxdbg does not recognise")
+
+
+def cell_name(filename: str) -> str | None:
+    """``In[3]`` for code IPython compiled from cell 3, else ``None``."""
+    old_style = _OLD_CELL_FILE.match(filename)
+    if old_style is not None:
+        return f"In[{old_style.group(1)}]"
+    compiler = getattr(running_shell(), "compile", None)
+    format_code_name = getattr(compiler, "format_code_name", None)
+    named = format_code_name(filename) if format_code_name is not None else None
+    return named[1] if named is not None else None
+
+
+# Load-time checks ---------------------------------------------------------------------------
+
+
+def check_capabilities(shell: Any) -> None:
+    """Record every private IPython/ipykernel name and signature this package relies on."""
+    _capabilities.check(
+        "ipython", "error-line", FEATURE_ERROR_LINE, lambda: _probe_error_line(shell)
+    )
+    _capabilities.check(
+        "ipython",
+        "completion",
+        FEATURE_COMPLETION,
+        lambda: _passes(_probe_matchers_v2, shell) or _probe_completion_hook(shell),
+    )
+    _capabilities.check(
+        "ipython", "cell-names", FEATURE_CELL_NAMES, lambda: _probe_cell_names(shell)
+    )
+    kernel = getattr(shell, "kernel", None)
+    if kernel is None:
+        return
+    _capabilities.check("ipykernel", "parent-header", FEATURE_PARENT, lambda: _probe_parent(kernel))
+    _capabilities.check("ipykernel", "stdin", FEATURE_STDIN, lambda: _probe_stdin(kernel))
+    if hasattr(kernel, "shell_channel_thread"):
+        _capabilities.check(
+            "ipykernel", "subshell-routing", FEATURE_SUBSHELL, lambda: _probe_subshell(kernel)
+        )
+    else:
+        _capabilities.check("ipykernel", "shell-pump", FEATURE_PUMP, lambda: _probe_pump(kernel))
+
+
+def turn_off(library: str, name: str, feature: str, reason: str) -> None:
+    """Record a capability as failed at run time (e.g. the pump kept failing to parse)."""
+
+    def fail() -> None:
+        raise RuntimeError(reason)
+
+    _capabilities.check(library, name, feature, fail)
+
+
+def _passes(probe: Callable[[Any], Any], target: Any) -> bool:
+    try:
+        probe(target)
+    except Exception:
+        return False
+    return True
