@@ -1,109 +1,229 @@
-"""The one place that imports JAX's private modules the core runtime builds on.
+"""The one place that touches JAX's private modules and attributes.
 
-Everything else in ``core`` reaches JAX internals through the names defined here, so a
-JAX outside the tested range fails in one spot with one clear message.
+Every private name and signature used is checked once, at import, and recorded in the
+capability table (``jaxdbg_widgets._capabilities``, library ``"jax"``). Importing never fails:
+a failed check turns off only the feature that depends on it, and that feature keeps JAX's
+own behaviour (see ``docs/core.md``). Differences between JAX releases are handled by testing
+for names and keyword parameters, never by comparing version numbers.
 """
 
 from __future__ import annotations
 
 import functools
-from contextlib import contextmanager
+import importlib
+import inspect
+import logging
+from collections.abc import Callable
+from contextlib import ExitStack, contextmanager
+from types import ModuleType, SimpleNamespace
 from typing import Any
 
 import jax
 import numpy as np
 from jax.sharding import SingleDeviceSharding
 
-try:
-    from jax._src import callback as _callback
-    from jax._src import config as _config
-    from jax._src import core as _core
-    from jax._src import debugging as _debugging
-    from jax._src import dispatch as _dispatch
-    from jax._src import mesh as _mesh
-    from jax._src import shard_map as _shard_map
-    from jax._src import sharding_impls as _sharding_impls
-    from jax._src import xla_bridge as _xla_bridge
-    from jax._src.interpreters import ad as _ad
-    from jax._src.interpreters import batching as _batching
-    from jax._src.interpreters import mlir as _mlir
-    from jax._src.interpreters import partial_eval as _pe
-    from jax._src.lib import xla_client as _xc
-    from jax._src.state import discharge as _state_discharge
+from jaxdbg_widgets import _capabilities as caps
+from jaxdbg_widgets.core import _jax_standins as _standins
 
-    _IMPORT_ERROR: ImportError | None = None
-except ImportError as error:  # pragma: no cover - a JAX outside the pinned range
-    _IMPORT_ERROR = error
 
-_REQUIRED = (
-    ("_core", "Primitive"),
-    ("_core", "Tracer"),
-    ("_core", "shaped_abstractify"),
-    ("_debugging", "debug_effect"),
-    ("_debugging", "ordered_debug_effect"),
-    ("_callback", "emit_python_callback"),
-    ("_mlir", "register_lowering"),
-    ("_mlir", "lower_fun"),
-    ("_batching", "primitive_batchers"),
-    ("_ad", "primitive_jvps"),
-    ("_ad", "primitive_transposes"),
-    ("_pe", "partial_eval_jaxpr_custom_rules"),
-    ("_dispatch", "runtime_tokens"),
-    ("_sharding_impls", "SPMDAxisContext"),
-    ("_sharding_impls", "ShardingContext"),
+def _module(name: str) -> ModuleType | None:
+    """``jax._src.<name>``, imported or read as an attribute of its parent; ``None`` if absent."""
+    try:
+        return importlib.import_module(f"jax._src.{name}")
+    except ImportError:
+        parent, _, child = name.rpartition(".")
+        return getattr(_module(parent), child, None) if parent else None
+
+
+_callback = _module("callback")
+_config = _module("config")
+_core = _module("core")
+_debugging = _module("debugging")
+_dispatch = _module("dispatch")
+_mesh = _module("mesh")
+_shard_map = _module("shard_map")
+_sharding_impls = _module("sharding_impls")
+_xla_bridge = _module("xla_bridge")
+_ad = _module("interpreters.ad")
+_batching = _module("interpreters.batching")
+_mlir = _module("interpreters.mlir")
+_pe = _module("interpreters.partial_eval")
+_xc = _module("lib.xla_client")
+_state_discharge = _module("state.discharge")
+_debugger_core = _module("debugger.core")
+
+
+def _needs(module: ModuleType | None, *names: str) -> ModuleType:
+    """``module``, after checking it was imported and has every one of ``names``."""
+    if module is None:
+        raise ImportError("this JAX has no such private module")
+    caps.require_attributes(module, names)
+    return module
+
+
+def _keywords(function: Callable[..., Any]) -> frozenset[str]:
+    return frozenset(inspect.signature(function).parameters)
+
+
+def _check(name: str, feature: str, probe: Callable[[], Any]) -> bool:
+    return caps.check("jax", name, feature, probe).ok
+
+
+# --- the host-call primitive: its type, effects, rule tables and lowering -----------------
+
+_PRIMITIVE = "jaxdbg print, callback, log and breakpoint as one primitive (else via jax.debug)"
+
+
+def _probe_rule_tables() -> None:
+    for module, table in (
+        (_batching, "primitive_batchers"),
+        (_ad, "primitive_jvps"),
+        (_ad, "primitive_transposes"),
+        (_pe, "partial_eval_jaxpr_custom_rules"),
+    ):
+        rules = getattr(_needs(module, table), table)
+        if not hasattr(rules, "__setitem__"):
+            raise TypeError(f"{module.__name__}.{table} is not a rule table")
+    _needs(_state_discharge, "register_discharge_rule")
+
+
+def _probe_lowering() -> None:
+    caps.require_parameters(_needs(_mlir, "register_lowering").register_lowering, ["platform"])
+    _needs(_mlir, "lower_fun", "TokenSet")
+    caps.require_parameters(_mlir.lower_fun, ["multiple_results"])
+
+
+def _probe_callback_lowering() -> None:
+    emit = _needs(_callback, "emit_python_callback").emit_python_callback
+    caps.require_parameters(emit, ["has_side_effect", "sharding"])
+    positional = [
+        p
+        for p in inspect.signature(emit).parameters.values()
+        if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+    ]
+    if len(positional) != 6:
+        raise TypeError(f"emit_python_callback takes {len(positional)} positional arguments, not 6")
+
+
+HOST_CALL = all(
+    [
+        _check(
+            "primitive",
+            _PRIMITIVE,
+            lambda: _needs(_core, "Primitive", "Tracer", "shaped_abstractify"),
+        ),
+        _check(
+            "debug-effects",
+            _PRIMITIVE,
+            lambda: (
+                _needs(
+                    _debugging,
+                    "DebugEffect",
+                    "OrderedDebugEffect",
+                    "debug_effect",
+                    "ordered_debug_effect",
+                ).effects.ordered_effects.contains
+            ),
+        ),
+        _check("transformation-rules", _PRIMITIVE, _probe_rule_tables),
+        _check("lowering-rules", _PRIMITIVE, _probe_lowering),
+        _check("callback-lowering", _PRIMITIVE, _probe_callback_lowering),
+    ]
+)
+"""Whether the host-call primitive can be built; when not, host calls use ``jax.debug``."""
+
+if HOST_CALL:
+    Primitive = _core.Primitive
+    DebugEffect = _debugging.DebugEffect
+    OrderedDebugEffect = _debugging.OrderedDebugEffect
+    debug_effect = _debugging.debug_effect
+    ordered_debug_effect = _debugging.ordered_debug_effect
+    primitive_batchers = _batching.primitive_batchers
+    primitive_jvps = _ad.primitive_jvps
+    primitive_transposes = _ad.primitive_transposes
+    partial_eval_custom_rules = _pe.partial_eval_jaxpr_custom_rules
+    register_discharge_rule = _state_discharge.register_discharge_rule
+    lower_fun = _mlir.lower_fun
+    is_ordered = _debugging.effects.ordered_effects.contains
+else:
+    Primitive = _standins.Primitive
+    DebugEffect = _standins.DebugEffect
+    OrderedDebugEffect = _standins.OrderedDebugEffect
+    debug_effect = _standins.debug_effect
+    ordered_debug_effect = _standins.ordered_debug_effect
+    register_discharge_rule = _standins.register_discharge_rule
+    is_ordered = _standins.is_ordered
+    primitive_batchers, primitive_jvps, primitive_transposes = {}, {}, {}
+    partial_eval_custom_rules: dict[Any, Any] = {}
+
+
+class _NoTracer:
+    """Stands in for JAX's tracer type when this JAX lacks it: nothing is an instance."""
+
+
+Tracer: type = getattr(_core, "Tracer", _NoTracer)
+
+_LOWERING_KEYWORDS = _keywords(_mlir.register_lowering) if HOST_CALL else frozenset()
+_EMIT_KEYWORDS = _keywords(_callback.emit_python_callback) if HOST_CALL else frozenset()
+
+
+def register_host_lowering(primitive: Any, rule: Callable[..., Any]) -> None:
+    """Register ``rule`` for CPU, GPU and TPU; on TPU uncached where this JAX allows it."""
+    for platform in ("cpu", "gpu"):
+        _mlir.register_lowering(primitive, rule, platform=platform)
+    uncached = {"cacheable": False} if "cacheable" in _LOWERING_KEYWORDS else {}
+    _mlir.register_lowering(primitive, rule, platform="tpu", **uncached)
+
+
+PARTITIONED = _check(
+    "partitioned-callbacks",
+    "jaxdbg print(partitioned=True) on shards (else the whole array on one device)",
+    lambda: caps.require_parameters(_callback.emit_python_callback, ["partitioned"]),
 )
 
 
-def available() -> bool:
-    """Whether this JAX has every private name the core runtime relies on."""
-    if _IMPORT_ERROR is not None:
-        return False
-    scope = globals()
-    return all(hasattr(scope[module], name) for module, name in _REQUIRED)
+def emit_host_call(ctx, host_fn, operands, *, token, partitioned: bool, sharding):
+    """Lower a Python call with JAX's own python-callback lowering; return the new token."""
+    keywords: dict[str, Any] = {"has_side_effect": True, "sharding": sharding}
+    if "returns_token" in _EMIT_KEYWORDS:
+        keywords["returns_token"] = True
+    if PARTITIONED:
+        keywords["partitioned"] = partitioned
+    _, new_token, _ = _callback.emit_python_callback(
+        ctx, host_fn, token, list(operands), ctx.avals_in, ctx.avals_out, **keywords
+    )
+    return new_token
 
 
-def require() -> None:
-    """Raise a clear error when this JAX lacks what the core runtime needs."""
-    if not available():
-        raise RuntimeError(
-            "jaxdbg_widgets.core needs JAX internals (callback lowering, effects, "
-            "transformation rule tables) that this JAX version does not provide; "
-            "install a JAX within the range pinned in pyproject.toml"
-        ) from _IMPORT_ERROR
-
-
-require()
-
-Primitive = _core.Primitive
-Tracer = _core.Tracer
-DebugEffect = _debugging.DebugEffect
-OrderedDebugEffect = _debugging.OrderedDebugEffect
-debug_effect = _debugging.debug_effect
-ordered_debug_effect = _debugging.ordered_debug_effect
-primitive_batchers = _batching.primitive_batchers
-primitive_jvps = _ad.primitive_jvps
-primitive_transposes = _ad.primitive_transposes
-partial_eval_custom_rules = _pe.partial_eval_jaxpr_custom_rules
-register_lowering = _mlir.register_lowering
-lower_fun = _mlir.lower_fun
-register_discharge_rule = _state_discharge.register_discharge_rule
-is_ordered = _debugging.effects.ordered_effects.contains
+def lower_with_effect_token(ctx, effect, emit) -> None:
+    """Thread ``effect``'s token through ``emit(token) -> token`` when it is ordered."""
+    if is_ordered(effect):
+        token = emit(ctx.tokens_in.get(effect))
+        ctx.set_tokens_out(ctx.tokens_in.update_tokens(_mlir.TokenSet({effect: token})))
+    else:
+        emit(None)
 
 
 def is_array_like(value: Any) -> bool:
-    """Whether JAX can stage ``value`` as an array operand (JAX's own test)."""
+    """Whether JAX can stage ``value`` as an array operand (JAX's own test where it has one)."""
+    abstractify = getattr(_core, "shaped_abstractify", None)
+    if abstractify is None:
+        return isinstance(value, (jax.Array, np.ndarray, np.generic, bool, int, float, complex))
     try:
-        _core.shaped_abstractify(value)
+        abstractify(value)
     except (AssertionError, TypeError):
         return False
     return True
 
 
+# --- where a callback runs: the host device, its operands and its context --------------
+
+
 @functools.cache
-def host_device():
+def host_device() -> Any:
     """The first local CPU device, where host callbacks receive their operands."""
     try:
-        return _xla_bridge.local_devices(backend="cpu")[0]
+        return jax.local_devices(backend="cpu")[0]
     except RuntimeError as error:
         raise RuntimeError(
             "jaxdbg_widgets found no local CPU device to hand callback operands to; "
@@ -116,13 +236,34 @@ def _host_sharding() -> SingleDeviceSharding:
     return SingleDeviceSharding(host_device())
 
 
+_PUT_PARAMETERS = ("aval", "sharding", "xs", "devices", "committed")
+
+
+def _probe_batched_device_put() -> None:
+    put = _needs(_xc, "batched_device_put").batched_device_put
+    try:
+        names = tuple(inspect.signature(put).parameters)
+    except (TypeError, ValueError):  # a compiled function: its signature is its doc's first line
+        header = (put.__doc__ or "").partition("(")[2].partition(")")[0]
+        names = tuple(part.split(":")[0].split("=")[0].strip() for part in header.split(","))
+    if names[: len(_PUT_PARAMETERS)] != _PUT_PARAMETERS:
+        raise TypeError(f"batched_device_put takes {names}, not {_PUT_PARAMETERS} first")
+
+
+FAST_PUT = HOST_CALL and _check(
+    "batched-device-put",
+    "one direct transfer per callback operand (else jax.device_put)",
+    _probe_batched_device_put,
+)
+
+
 def to_host_arrays(values: list[Any]) -> list[Any]:
     """JAX arrays on the host CPU device, as ``jax.device_put`` makes them, for callbacks.
 
     Operands arriving from XLA are numpy arrays; they are wrapped with one direct buffer
     transfer each instead of ``device_put``'s general dispatch (when this jaxlib has it).
     """
-    if not hasattr(_xc, "batched_device_put") or not all(type(v) is np.ndarray for v in values):
+    if not FAST_PUT or not all(type(v) is np.ndarray for v in values):
         return list(jax.device_put(values, host_device()))
     device, sharding = host_device(), _host_sharding()
     return [
@@ -131,15 +272,76 @@ def to_host_arrays(values: list[Any]) -> list[Any]:
     ]
 
 
+def _probe_mesh_context() -> None:
+    _needs(_sharding_impls, "_internal_use_concrete_mesh")
+    _needs(_mesh, "use_abstract_mesh", "empty_abstract_mesh")
+
+
+NO_AMBIENT_MESH = _check(
+    "callback-mesh-context",
+    "callbacks run with no ambient mesh, as jax.debug's do (else inside the caller's mesh)",
+    _probe_mesh_context,
+)
+
+
 @contextmanager
 def host_context():
     """Run a callback on the CPU device with no ambient mesh, as ``jax.debug`` does."""
-    with (
-        _config.default_device(host_device()),
-        _sharding_impls._internal_use_concrete_mesh(_mesh.empty_concrete_mesh),
-        _mesh.use_abstract_mesh(_mesh.empty_abstract_mesh),
-    ):
+    with ExitStack() as stack:
+        stack.enter_context(jax.default_device(host_device()))
+        if NO_AMBIENT_MESH:
+            empty = getattr(_mesh, "empty_concrete_mesh", None)
+            stack.enter_context(_sharding_impls._internal_use_concrete_mesh(empty))
+            stack.enter_context(_mesh.use_abstract_mesh(_mesh.empty_abstract_mesh))
         yield
+
+
+# --- sharding annotations for a callback under jit and shard_map ------------------------
+
+
+def _probe_callback_sharding() -> None:
+    _needs(_sharding_impls, "SPMDAxisContext", "ShardingContext")
+    _needs(_config, "use_shardy_partitioner")
+    _needs(_xc, "OpSharding")
+
+
+CALLBACK_SHARDING = HOST_CALL and _check(
+    "callback-sharding",
+    "jaxdbg host calls under automatic sharding and shard_map",
+    _probe_callback_sharding,
+)
+
+
+def _probe_shardy() -> None:
+    _needs(_sharding_impls, "SdyArray", "SdyArrayList", "SdyDim")
+    caps.require_parameters(
+        _sharding_impls.SdyArray, ["mesh_shape", "dim_shardings", "logical_device_ids"]
+    )
+
+
+SHARDY = CALLBACK_SHARDING and _check(
+    "callback-sharding-shardy",
+    "jaxdbg host calls under the Shardy partitioner",
+    _probe_shardy,
+)
+
+
+def _replicated_shardy(avals: list[Any]) -> Any:
+    """One replicated Shardy sharding per result (one for none), as JAX's callbacks use."""
+    helper = getattr(_callback, "_get_sdy_array_list_for_callbacks", None)
+    if helper is not None:
+        return helper(avals)
+    ndims = [getattr(a, "ndim", 0) for a in avals] or [0]
+    return _sharding_impls.SdyArrayList(
+        [
+            _sharding_impls.SdyArray(
+                mesh_shape=(),
+                dim_shardings=[_sharding_impls.SdyDim(axes=[], is_open=False)] * ndim,
+                logical_device_ids=(),
+            )
+            for ndim in ndims
+        ]
+    )
 
 
 def callback_sharding(ctx):
@@ -149,14 +351,18 @@ def callback_sharding(ctx):
     under a fully manual ``shard_map`` once per device; with partially manual axes the caller
     must run it only where the automatic axes' index is 0 (``partial_auto_axes`` non-empty).
     """
+    if not CALLBACK_SHARDING:
+        return None, ()
     axis_context = ctx.module_context.axis_context
     shardy = _config.use_shardy_partitioner.value
+    if shardy and not SHARDY:
+        return None, ()
     if isinstance(axis_context, _sharding_impls.SPMDAxisContext):
         auto = tuple(set(axis_context.mesh.axis_names) - set(axis_context.manual_axes))
         if auto:
-            return None, auto
+            return (None, auto) if SHARD_MAP else (None, ())
         if shardy:
-            return _callback._get_sdy_array_list_for_callbacks(ctx.avals_out), ()
+            return _replicated_shardy(list(ctx.avals_out)), ()
         sharding = _xc.OpSharding()
         sharding.type = _xc.OpSharding.Type.MANUAL
         return sharding, ()
@@ -174,47 +380,38 @@ def callback_sharding(ctx):
     return None, ()
 
 
+def _shard_map_function() -> Callable[..., Any]:
+    function = getattr(_shard_map, "shard_map", None) or jax.shard_map
+    caps.require_parameters(function, ["in_specs", "out_specs"])
+    return function
+
+
+SHARD_MAP = HOST_CALL and _check(
+    "shard-map",
+    "jaxdbg host calls under a partly manual shard_map run once (else once per device)",
+    _shard_map_function,
+)
+
+
 def shard_map_no_operands(fn):
     """``fn`` as a ``shard_map`` over the ambient mesh with no inputs and no outputs."""
-    return _shard_map.shard_map(fn, in_specs=(), out_specs=[])
+    return _shard_map_function()(fn, in_specs=(), out_specs=[])
 
 
-def emit_host_call(ctx, host_fn, operands, *, token, partitioned: bool, sharding):
-    """Lower a Python call with JAX's own python-callback lowering; return the new token."""
-    _, new_token, _ = _callback.emit_python_callback(
-        ctx,
-        host_fn,
-        token,
-        list(operands),
-        ctx.avals_in,
-        ctx.avals_out,
-        has_side_effect=True,
-        returns_token=True,
-        partitioned=partitioned,
-        sharding=sharding,
-    )
-    return new_token
+# --- mesh position while tracing (breakpoint device labels) -------------------------------
 
-
-def lower_with_effect_token(ctx, effect, emit) -> None:
-    """Thread ``effect``'s token through ``emit(token) -> token`` when it is ordered."""
-    if is_ordered(effect):
-        token = emit(ctx.tokens_in.get(effect))
-        ctx.set_tokens_out(ctx.tokens_in.update_tokens(_mlir.TokenSet({effect: token})))
-    else:
-        emit(None)
-
-
-def pending_runtime_tokens() -> tuple[list[Any], Any]:
-    """The runtime tokens ``jax.effects_barrier`` waits on, and the set holding them."""
-    tokens = _dispatch.runtime_tokens
-    return [*tokens.current_tokens.values(), *tokens.output_runtime_tokens.values()], tokens
+MESH_POSITION = _check(
+    "mesh-position",
+    "breakpoints under shard_map name their device and mesh position",
+    lambda: _needs(_mesh, "get_abstract_mesh", "get_concrete_mesh"),
+)
 
 
 def manual_axes() -> tuple[str, ...]:
     """The manual mesh axes in scope while tracing (inside ``shard_map``); ``()`` elsewhere."""
-    get = getattr(_mesh, "get_abstract_mesh", None)
-    return tuple(getattr(get(), "manual_axes", ())) if get is not None else ()
+    if not MESH_POSITION:
+        return ()
+    return tuple(getattr(_mesh.get_abstract_mesh(), "manual_axes", ()))
 
 
 def concrete_mesh() -> Any:
@@ -223,12 +420,90 @@ def concrete_mesh() -> Any:
     It is known under ``jax.set_mesh``; a mesh passed only to ``shard_map(mesh=...)`` is not
     visible while its body is traced.
     """
-    get_abstract = getattr(_mesh, "get_abstract_mesh", None)
-    get_concrete = getattr(_mesh, "get_concrete_mesh", None)
-    if get_abstract is None or get_concrete is None:
+    if not MESH_POSITION:
         return None
-    abstract, concrete = get_abstract(), get_concrete()
+    abstract, concrete = _mesh.get_abstract_mesh(), _mesh.get_concrete_mesh()
     shape = getattr(abstract, "shape_tuple", None)
-    if getattr(concrete, "empty", True) or getattr(concrete, "shape_tuple", None) != shape:
+    if (
+        getattr(concrete, "empty", concrete is None)
+        or getattr(concrete, "shape_tuple", None) != shape
+    ):
         return None
     return concrete
+
+
+# --- effects_barrier: the runtime tokens JAX keeps for ordered effects --------------------
+
+
+def _probe_runtime_tokens() -> None:
+    tokens = _needs(_dispatch, "runtime_tokens").runtime_tokens
+    for table in ("current_tokens", "output_runtime_tokens"):
+        if not isinstance(getattr(tokens, table, None), dict):
+            raise TypeError(f"runtime_tokens.{table} is not a dict")
+    caps.require_attributes(tokens, ["clear"])
+
+
+RUNTIME_TOKENS = _check(
+    "runtime-tokens",
+    "effects_barrier recovers after a failed callback (else jax.effects_barrier)",
+    _probe_runtime_tokens,
+)
+
+
+def pending_runtime_tokens() -> tuple[list[Any], Any]:
+    """The runtime tokens ``jax.effects_barrier`` waits on, and the set holding them.
+
+    Without access to them, this runs ``jax.effects_barrier`` itself and returns no tokens.
+    """
+    if not RUNTIME_TOKENS:
+        jax.effects_barrier()
+        return [], SimpleNamespace(clear=lambda: None)
+    tokens = _dispatch.runtime_tokens
+    return [*tokens.current_tokens.values(), *tokens.output_runtime_tokens.values()], tokens
+
+
+# --- JAX's debugger registry and callback loggers ------------------------------------------
+
+
+def _probe_registry() -> None:
+    registry = _needs(_debugger_core, "_debugger_registry", "register_debugger")._debugger_registry
+    if not isinstance(registry, dict):
+        raise TypeError("jax's _debugger_registry is not a dict")
+    for entry in registry.values():
+        priority, backend = entry
+        if not isinstance(priority, int) or not callable(backend):
+            raise TypeError("jax's debugger registry entries are not (priority, backend)")
+
+
+DEBUGGER_REGISTRY = _check(
+    "debugger-registry",
+    "the jaxdbg debugger backend and its unloading (else JAX's own debugger)",
+    _probe_registry,
+)
+
+
+def debugger_registry() -> dict[str, tuple[int, Any]] | None:
+    """JAX's table of debugger backends, ``name -> (priority, backend)``; ``None`` when unusable."""
+    return _debugger_core._debugger_registry if DEBUGGER_REGISTRY else None
+
+
+def _loggers() -> tuple[str, ...]:
+    names = []
+    for module in (_debugging, _callback):
+        logger = _needs(module, "logger").logger
+        if not isinstance(logger, logging.Logger):
+            raise TypeError(f"{module.__name__}.logger is not a logging.Logger")
+        names.append(logger.name)
+    return tuple(names)
+
+
+CALLBACK_LOGGERS = _check(
+    "callback-loggers",
+    "a failed callback shown once as the cell's error (else JAX's log line too)",
+    _loggers,
+)
+
+
+def callback_logger_names() -> tuple[str, ...]:
+    """The loggers JAX reports a failed ``jax.debug`` callback on; ``()`` when unknown."""
+    return _loggers() if CALLBACK_LOGGERS else ()

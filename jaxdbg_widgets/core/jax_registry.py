@@ -1,36 +1,37 @@
-"""The one place that touches JAX's private debugger registry (``jax._src.debugger.core``).
+"""JAX's debugger registry as the extension needs it: look up, list, register and undo.
 
 JAX offers ``register_debugger`` but no way to remove or list backends, which the
-extension needs to unload cleanly and ``%jaxdbg status`` needs to report.
+extension needs to unload cleanly and ``%jaxdbg status`` needs to report. The registry
+itself is reached through the JAX adapter (``_jax_internals``); when this JAX's registry
+cannot be used, registering does nothing and breakpoints use JAX's own debugger.
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from typing import Any
 
-try:
-    from jax._src.debugger import core as _jax_debugger_core
-except ImportError:  # pragma: no cover - a JAX outside the pinned range
-    _jax_debugger_core = None
+from jaxdbg_widgets.core import _jax_internals as jx
+
+logger = logging.getLogger("jaxdbg_widgets")
 
 Backend = Callable[..., None]
 
 
 def available() -> bool:
     """Whether this JAX exposes the registry we know how to read and change."""
-    return _jax_debugger_core is not None and isinstance(
-        getattr(_jax_debugger_core, "_debugger_registry", None), dict
-    )
+    return jx.debugger_registry() is not None
 
 
 def _registry() -> dict[str, tuple[int, Any]]:
-    if not available():
+    registry = jx.debugger_registry()
+    if registry is None:
         raise RuntimeError(
-            "this JAX version has no debugger registry that jaxdbg_widgets can use; "
-            "install a JAX within the range pinned in pyproject.toml"
+            "this JAX's debugger registry cannot be used by jaxdbg_widgets "
+            "(see %jaxdbg status); breakpoints use JAX's own debugger"
         )
-    return _jax_debugger_core._debugger_registry
+    return registry
 
 
 def lookup(name: str | None) -> Backend:
@@ -57,8 +58,14 @@ def default_backend() -> str | None:
 
 
 def register(name: str, backend: Backend, priority: int) -> Callable[[], None]:
-    """Register ``backend`` under ``name`` (replacing an earlier one of ours); return its undo."""
-    registry = _registry()
+    """Register ``backend`` under ``name`` (replacing an earlier one of ours); return its undo.
+
+    Where the registry cannot be used this registers nothing, so JAX's own debugger stays.
+    """
+    registry = jx.debugger_registry()
+    if registry is None:
+        logger.info("jaxdbg backend %r not registered: JAX's registry is unavailable", name)
+        return lambda: None
     previous = registry.get(name)
     registry[name] = (priority, backend)
 

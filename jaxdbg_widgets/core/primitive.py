@@ -79,6 +79,9 @@ def bind(
     """
     check_vmap_method(vmap_method)
     operands = list(args) if pred is None else [pred, *args]
+    if not jx.HOST_CALL:
+        _bind_through_jax_debug(operands, host_fn, ordered, pred is not None, numpy_operands)
+        return
     host_call_p.bind(
         *operands,
         host_fn=host_fn,
@@ -90,6 +93,15 @@ def bind(
         guarded=False,
         numpy_operands=numpy_operands,
     )
+
+
+def _bind_through_jax_debug(operands, host_fn: HostFn, ordered, has_pred, numpy_operands) -> None:
+    """Without the primitive (this JAX lacks what it needs): one ``jax.debug.callback`` per call."""
+
+    def host(*values: Any) -> None:
+        run_host(host_fn, values, batch=None, has_pred=has_pred, numpy_operands=numpy_operands)
+
+    jax.debug.callback(host, *operands, ordered=ordered)
 
 
 def current_thread_id() -> int | None:
@@ -328,6 +340,5 @@ def _lowering(
     return []
 
 
-jx.register_lowering(host_call_p, _lowering, platform="cpu")
-jx.register_lowering(host_call_p, _lowering, platform="gpu")
-jx.register_lowering(host_call_p, _lowering, platform="tpu", cacheable=False)
+if jx.HOST_CALL:
+    jx.register_host_lowering(host_call_p, _lowering)

@@ -19,11 +19,12 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
+from jaxdbg_widgets.core._jax_internals import callback_logger_names
 from jaxdbg_widgets.core.errors import DebuggerQuit, original_exception
 from jaxdbg_widgets.debugger import backend, post_mortem
 
 _QUIET = (DebuggerQuit, KeyboardInterrupt)
-_CALLBACK_LOGGERS = ("jax._src.debugging", "jax._src.callback")
+_CALLBACK_LOGGERS = callback_logger_names()
 
 
 class _DropDebuggerExits(logging.Filter):

@@ -73,8 +73,16 @@ def install(ip: Any) -> Undo:
 
 
 def route_jax_debug_print(_ip: Any) -> Undo:
-    """Make ``jax.debug.print`` call ``jaxdbg_widgets.print``; the undo puts the original back."""
+    """Make ``jax.debug.print`` call ``jaxdbg_widgets.print``; the undo puts the original back.
+
+    Skipped when this JAX cannot build jaxdbg's primitive (``%jaxdbg status`` says why).
+    """
     import jax
+
+    from jaxdbg_widgets.core._jax_internals import HOST_CALL
+
+    if not HOST_CALL:
+        return lambda: None
 
     from jaxdbg_widgets.core.printing import jax_debug_print as jaxdbg_print
 

@@ -1,0 +1,95 @@
+"""The JAX adapter checks every private name it uses at import and degrades, never fails."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+
+from jaxdbg_widgets import _capabilities as caps
+from jaxdbg_widgets.core import _jax_internals as jx
+
+EXPECTED = {
+    "primitive",
+    "debug-effects",
+    "transformation-rules",
+    "lowering-rules",
+    "callback-lowering",
+    "partitioned-callbacks",
+    "callback-mesh-context",
+    "mesh-position",
+    "runtime-tokens",
+    "debugger-registry",
+    "callback-loggers",
+}
+
+
+def _jax_capabilities() -> dict[str, caps.Capability]:
+    return {c.name: c for c in caps.all_capabilities() if c.library == "jax"}
+
+
+def test_every_private_dependency_is_recorded_with_the_feature_it_enables():
+    recorded = _jax_capabilities()
+    assert set(recorded) >= EXPECTED
+    assert all(c.feature for c in recorded.values())
+    assert all(c.reason for c in recorded.values() if not c.ok)
+
+
+def test_the_lowering_adapts_to_this_jax_by_signature():
+    if jx.HOST_CALL:
+        assert "has_side_effect" in jx._EMIT_KEYWORDS
+        assert "platform" in jx._LOWERING_KEYWORDS
+
+
+def test_callback_loggers_are_named_by_jax_itself():
+    if jx.CALLBACK_LOGGERS:
+        assert all(name.startswith("jax.") for name in jx.callback_logger_names())
+
+
+def _run(prelude: str, body: str) -> str:
+    script = (
+        textwrap.dedent(prelude) + "\nimport jax, jaxdbg_widgets as jdw\n" + textwrap.dedent(body)
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=180, check=True
+    )
+    return done.stdout
+
+
+CHANGED_EMIT = """
+import jax._src.callback as callback
+original = callback.emit_python_callback
+def emit_python_callback(*args, **kwargs):
+    return original(*args, **kwargs)
+callback.emit_python_callback = emit_python_callback
+"""
+
+
+def test_a_changed_callback_lowering_turns_off_only_the_primitive_and_prints_still_work():
+    out = _run(
+        CHANGED_EMIT,
+        """
+        from jaxdbg_widgets import _capabilities as caps
+        print(sorted(c.name for c in caps.degraded() if c.library == "jax"))
+        f = jax.jit(lambda x: jdw.print("x = {x}", x=x) or jdw.callback(print, x + 1) or x)
+        f(1.0)
+        jax.vmap(lambda x: jdw.print("v = {}", x, vmap_method="expand_dims"))(jax.numpy.arange(2))
+        jdw.effects_barrier()
+        """,
+    )
+    lines = out.splitlines()
+    assert lines[0] == "['callback-lowering']"
+    assert lines[1:] == ["x = 1.0", "2.0", "v = 0", "v = 1"]
+
+
+def test_a_missing_debugger_registry_leaves_jax_s_registry_alone():
+    out = _run(
+        "import jax._src.debugger.core as core\ncore._debugger_registry = list(core._debugger_registry)",
+        """
+        from jaxdbg_widgets.core import jax_registry
+        undo = jax_registry.register("ours", lambda *a, **k: None, 100)
+        undo()
+        print(jax_registry.available(), jax_registry.backends())
+        """,
+    )
+    assert out.strip() == "False []"

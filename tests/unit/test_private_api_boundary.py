@@ -1,0 +1,129 @@
+"""Private APIs of JAX, IPython and ipykernel are touched only inside their adapters.
+
+``jaxdbg_widgets/core/_jax_internals.py`` is the one module that may reach ``jax._src`` or a
+private JAX attribute; ``jaxdbg_widgets/_kernel_internals.py`` is the one that may reach a
+private IPython or ipykernel name. Each checks what it uses at load, so nothing else may.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parents[2] / "jaxdbg_widgets"
+JAX_ADAPTER = PACKAGE / "core" / "_jax_internals.py"
+KERNEL_LIBRARIES = ("IPython", "ipykernel")
+JAX_PRIVATE_PATH = re.compile(r"^jax\._src(\.|$)")
+
+
+def _sources() -> dict[Path, ast.Module]:
+    return {path: ast.parse(path.read_text(), str(path)) for path in sorted(PACKAGE.rglob("*.py"))}
+
+
+def _is_private(part: str) -> bool:
+    return part.startswith("_") and not part.startswith("__")
+
+
+def _dotted(node: ast.AST) -> str | None:
+    """``a.b.c`` for a chain of attribute reads on a name, else ``None``."""
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    return ".".join([node.id, *reversed(parts)])
+
+
+def _imported_modules(tree: ast.Module) -> list[tuple[int, str, list[str]]]:
+    """``(line, module, imported names)`` for every import statement."""
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.extend((node.lineno, alias.name, []) for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.append((node.lineno, node.module, [alias.name for alias in node.names]))
+    return found
+
+
+def _private_import(module: str, names: list[str], libraries: tuple[str, ...]) -> bool:
+    parts = module.split(".")
+    if parts[0] not in libraries:
+        return False
+    return any(_is_private(p) for p in parts) or any(_is_private(n) for n in names)
+
+
+def _module_aliases(tree: ast.Module, libraries: tuple[str, ...]) -> dict[str, str]:
+    """Local names bound to a module of ``libraries`` (``import jax.numpy as jnp`` -> jnp)."""
+    aliases = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.split(".")[0] in libraries:
+                    local = alias.asname or alias.name.split(".")[0]
+                    aliases[local] = alias.name if alias.asname else local
+        elif (
+            isinstance(node, ast.ImportFrom)
+            and node.module
+            and node.level == 0
+            and node.module.split(".")[0] in libraries
+        ):
+            for alias in node.names:
+                aliases[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+    return aliases
+
+
+def _private_uses(tree: ast.Module, libraries: tuple[str, ...]) -> list[str]:
+    """Imports of, and attribute reads on, private names of ``libraries``."""
+    found = [
+        f"line {line}: import {module} {names or ''}".strip()
+        for line, module, names in _imported_modules(tree)
+        if _private_import(module, names, libraries)
+    ]
+    aliases = _module_aliases(tree, libraries)
+    inner = {id(node.value) for node in ast.walk(tree) if isinstance(node, ast.Attribute)}
+    for node in ast.walk(tree):
+        outermost = isinstance(node, ast.Attribute) and id(node) not in inner
+        dotted = _dotted(node) if outermost else None
+        if dotted is None:
+            continue
+        head, *rest = dotted.split(".")
+        if head in aliases and any(_is_private(p) for p in rest):
+            found.append(f"line {node.lineno}: {dotted}")
+    return found
+
+
+def _jax_private_strings(tree: ast.Module) -> list[str]:
+    """String constants naming a ``jax._src`` module (logger names, import paths)."""
+    return [
+        f"line {node.lineno}: {node.value!r}"
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant)
+        and isinstance(node.value, str)
+        and JAX_PRIVATE_PATH.match(node.value)
+    ]
+
+
+def test_only_the_jax_adapter_touches_jax_private_apis():
+    offenders = {}
+    for path, tree in _sources().items():
+        if path == JAX_ADAPTER:
+            continue
+        uses = _private_uses(tree, ("jax", "jaxlib")) + _jax_private_strings(tree)
+        if uses:
+            offenders[str(path.relative_to(PACKAGE))] = uses
+    assert offenders == {}
+
+
+def test_the_checks_catch_what_they_are_for():
+    """Each rule flags a sample of what it forbids and passes its allowed counterpart."""
+    jax_tree = ast.parse(
+        "from jax._src import core\nimport jax\nx = jax._src.config\n"
+        "name = 'jax._src.debugging'\nfrom jax.experimental import _private_thing\n"
+    )
+    assert len(_private_uses(jax_tree, ("jax",))) == 3
+    assert len(_jax_private_strings(jax_tree)) == 1
+    assert _private_uses(ast.parse("import jax\njax.numpy.zeros(1)"), ("jax",)) == []
+    kernel_tree = ast.parse("from ipykernel.kernelbase import _private\nimport IPython\nIPython._x")
+    assert len(_private_uses(kernel_tree, KERNEL_LIBRARIES)) == 2
