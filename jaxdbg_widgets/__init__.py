@@ -21,6 +21,7 @@ from jaxdbg_widgets.core import (
     print_grad,
 )
 from jaxdbg_widgets.debugger.scripts import script
+from jaxdbg_widgets.memory import memory_map
 from jaxdbg_widgets.sharding import (
     inspect_array_sharding,
     sharding_html,
@@ -48,6 +49,7 @@ __all__ = [
     "effects_barrier",
     "inspect_array_sharding",
     "log",
+    "memory_map",
     "print",
     "print_grad",
     "script",

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from jaxdbg_widgets.debugger import headless, scripts
+from jaxdbg_widgets.memory import command as memory_command
 from jaxdbg_widgets.notebook import nans, session_log
 from jaxdbg_widgets.notebook.status import collect_status, format_status
 
@@ -22,7 +23,7 @@ class Subcommand:
     usage: str
     summary: str
     run: Callable[[list[str]], None]
-    choices: list[str] = field(default_factory=list)
+    choices: Sequence[str] = field(default_factory=list)
 
 
 def _status(args: list[str]) -> None:
@@ -73,6 +74,13 @@ def _nans(args: list[str]) -> None:
         raise UsageError(str(err)) from None
 
 
+def _memory(args: list[str]) -> None:
+    try:
+        memory_command.show(args)
+    except ValueError as err:
+        raise UsageError(str(err)) from None
+
+
 def _log(args: list[str]) -> None:
     try:
         session_log.run(args)
@@ -114,6 +122,13 @@ COMMANDS: dict[str, Subcommand] = {
             "the print log: every print with call site, cell, time and values",
             _log,
             choices=list(session_log.LOG_ACTIONS),
+        ),
+        Subcommand(
+            "memory",
+            "%jaxdbg memory [EXPR]",
+            "bytes per device and per leaf of EXPR (default: every live array)",
+            _memory,
+            choices=memory_command.NamespaceNames(),
         ),
     ]
 }

@@ -11,7 +11,7 @@ from jax.sharding import PartitionSpec as P
 
 from jaxdbg_widgets.memory import memory_map
 from jaxdbg_widgets.memory.sources import DELETED, NOT_ARRAY, TRACER
-from tests.unit.sharding.mocks import GridSharding, MockDevice
+from tests.unit.sharding.mocks import GridSharding
 
 
 @pytest.fixture(scope="module")
@@ -131,19 +131,25 @@ def test_compiled_program_reports_xla_analysis(mesh):
 
 
 @dataclass(frozen=True)
-class _Reporting(MockDevice):
+class _Reporting:
+    id: int
+    platform: str = "gpu"
+    process_index: int = 0
+
     def memory_stats(self):
         return {"bytes_limit": 16 << 30, "bytes_in_use": self.id << 20}
 
 
-class _ReportingGrid(GridSharding):
-    def __init__(self, splits):
-        super().__init__(splits)
-        self.devices = [_Reporting(d.id, "gpu", d.process_index) for d in self.devices]
+class _ReportingGrid:
+    devices = tuple(_Reporting(i) for i in range(4))
+
+    def devices_indices_map(self, shape):
+        rows = shape[0] // 4
+        return {d: (slice(d.id * rows, (d.id + 1) * rows), slice(None)) for d in self.devices}
 
 
 def test_device_limits_come_from_memory_stats():
-    memory = memory_map({"x": _Leaf((8, 8), _ReportingGrid((2, 2)))})
+    memory = memory_map({"x": _Leaf((8, 8), _ReportingGrid())})
     assert memory.memory_reported
     assert memory.device(3).limit == 16 << 30 and memory.device(3).in_use == 3 << 20
 
