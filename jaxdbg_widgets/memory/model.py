@@ -224,11 +224,12 @@ def _build(
     group_itemsizes: list[int] = []
     devices: dict[int, Any] = {}
     leaves: list[MemoryLeaf] = []
+    dtypes: dict[Any, tuple[str, int]] = {}
     for path, leaf in entries:
         reason = sources.skip_reason(leaf)
         if reason is None:
             try:
-                shape, sharding, dtype_name, itemsize = _leaf_info(leaf)
+                shape, sharding, dtype_name, itemsize = _leaf_info(leaf, dtypes)
                 key = _group_key(sharding, shape)
                 number = group_of.get(key)
                 if number is None:
@@ -283,14 +284,22 @@ def _build(
     )
 
 
-def _leaf_info(leaf: Any) -> tuple[tuple[int, ...], Any, str, int]:
-    shape = tuple(int(d) for d in leaf.shape)
+def _leaf_info(
+    leaf: Any, dtypes: dict[Any, tuple[str, int]]
+) -> tuple[tuple[int, ...], Any, str, int]:
+    """Shape, sharding, dtype name and item size; dtype facts are looked up once per dtype."""
+    shape = leaf.shape
+    if type(shape) is not tuple:
+        shape = tuple(int(d) for d in shape)
     dtype = leaf.dtype
-    itemsize = getattr(dtype, "itemsize", None)
-    if not isinstance(itemsize, int):
-        dtype = np.dtype(dtype)
-        itemsize = dtype.itemsize
-    return shape, leaf.sharding, str(dtype), itemsize
+    known = dtypes.get(dtype)
+    if known is None:
+        itemsize = getattr(dtype, "itemsize", None)
+        if not isinstance(itemsize, int):
+            dtype = np.dtype(dtype)
+            itemsize = dtype.itemsize
+        known = dtypes[leaf.dtype] = (str(dtype), itemsize)
+    return shape, leaf.sharding, known[0], known[1]
 
 
 def _group_key(sharding: Any, shape: tuple[int, ...]) -> Any:
