@@ -5,6 +5,7 @@ Each module has ``run() -> list[Row]``. Usage: ``python -m bench [core sharding 
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import os
 import pkgutil
@@ -35,7 +36,11 @@ def main(argv: list[str]) -> int:
     rows: list[report.Row] = []
     for name in _modules(argv):
         print(f"running {name} ...", file=sys.stderr, flush=True)
-        rows.extend(importlib.import_module(f"bench.{name}").run())
+        command = f"python -m bench {name.removeprefix('bench_')}"
+        rows.extend(
+            row if row.command else dataclasses.replace(row, command=command)
+            for row in importlib.import_module(f"bench.{name}").run()
+        )
     print(report.format_table(rows))
     return 0
 

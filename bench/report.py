@@ -19,6 +19,7 @@ class Row:
     peer_name: str
     target: str
     met: bool
+    command: str = ""
 
     @property
     def ratio(self) -> float:
@@ -36,8 +37,23 @@ def timed(fn: Callable[[], object], *, repeat: int = 5, number: int = 1) -> floa
     return statistics.median(rounds)
 
 
+def race(contenders: dict[str, Callable[[], object]], *, rounds: int = 5) -> dict[str, float]:
+    """Median seconds per call of each contender, side by side: every round runs each contender
+    once, and the order rotates from round to round so no one always goes first."""
+    names = list(contenders)
+    times: dict[str, list[float]] = {name: [] for name in names}
+    for round_ in range(rounds):
+        shift = round_ % len(names)
+        for name in names[shift:] + names[:shift]:
+            start = time.perf_counter()
+            contenders[name]()
+            times[name].append(time.perf_counter() - start)
+    return {name: statistics.median(t) for name, t in times.items()}
+
+
 def format_table(rows: list[Row]) -> str:
-    """A plain-text table with one line per row and the ratio against the peer."""
+    """A plain-text table with one line per row and the ratio against the peer; each row is
+    followed by the command that reproduces it."""
     header = ("benchmark", "ours", "peer", "peer/ours", "target", "met")
     lines = [
         (
@@ -52,4 +68,9 @@ def format_table(rows: list[Row]) -> str:
     ]
     widths = [max(len(str(c)) for c in col) for col in zip(header, *lines, strict=False)]
     fmt = "  ".join(f"{{:<{w}}}" for w in widths)
-    return "\n".join(fmt.format(*line) for line in [header, *lines])
+    out = [fmt.format(*header)]
+    for row, line in zip(rows, lines, strict=True):
+        out.append(fmt.format(*line))
+        if row.command:
+            out.append(f"    $ {row.command}")
+    return "\n".join(out)

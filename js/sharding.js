@@ -2,6 +2,7 @@
 // tooltip, click-to-highlight of a device's shards, zoom and scrolling.
 import { textColorFor } from "./sharding_contrast.js";
 import {
+  cellRecords,
   cellsHolding,
   fitZoom,
   gridTracks,
@@ -42,10 +43,10 @@ function drawFacet(facet, cells, useColor) {
   return figure;
 }
 
-function drawLegend(view) {
+function drawLegend(view, cells) {
   const legend = element("div", "jdw-shw-legend");
-  if (view.use_color && view.cells.length <= LEGEND_LIMIT) {
-    view.cells.forEach((cell, index) => {
+  if (view.use_color && cells.length <= LEGEND_LIMIT) {
+    cells.forEach((cell, index) => {
       const chip = element("button", "jdw-shw-chip");
       chip.dataset.cell = String(index);
       const swatch = element("i");
@@ -54,7 +55,7 @@ function drawLegend(view) {
       legend.append(chip);
     });
   } else if (view.use_color) {
-    legend.append(element("span", "", `one colour per shard (${view.cells.length} colours)`));
+    legend.append(element("span", "", `one colour per shard (${cells.length} colours)`));
   }
   if (view.processes.length > 1) {
     for (const [process, ids] of view.processes) {
@@ -66,6 +67,7 @@ function drawLegend(view) {
 
 function render({ model, el }) {
   const view = model.get("view");
+  const cells = cellRecords(view.cells);
   const root = element("div", "jdw-shw");
   root.tabIndex = 0;
   const head = element("div", "jdw-shw-head", [view.kind, ...view.summary].join(" · "));
@@ -81,23 +83,23 @@ function render({ model, el }) {
   bar.append(zoomOut, zoomLabel, zoomIn, fit, status);
   const scroll = element("div", "jdw-shw-scroll");
   const zoomed = element("div", "jdw-shw-zoom");
-  for (const facet of view.facets) zoomed.append(drawFacet(facet, view.cells, view.use_color));
+  for (const facet of view.facets) zoomed.append(drawFacet(facet, cells, view.use_color));
   scroll.append(zoomed);
   const tooltip = element("div", "jdw-shw-tooltip");
   tooltip.hidden = true;
-  root.append(head, bar, scroll, drawLegend(view), tooltip);
+  root.append(head, bar, scroll, drawLegend(view, cells), tooltip);
   el.append(root);
 
   const cellNodes = [...root.querySelectorAll("[data-cell]")];
 
   function showSelection() {
     const selected = model.get("selected");
-    const lit = new Set(cellsHolding(view.cells, selected));
+    const lit = new Set(cellsHolding(cells, selected));
     root.classList.toggle("jdw-shw-selecting", selected.length > 0);
     for (const node of cellNodes) {
       node.classList.toggle("jdw-shw-on", lit.has(Number(node.dataset.cell)));
     }
-    status.textContent = selectionSummary(view.cells, selected);
+    status.textContent = selectionSummary(cells, selected);
   }
 
   function showZoom() {
@@ -119,7 +121,7 @@ function render({ model, el }) {
   root.addEventListener("click", (event) => {
     const index = cellOf(event.target);
     if (index === null) return;
-    model.set("selected", toggledSelection(model.get("selected"), view.cells[index].devices));
+    model.set("selected", toggledSelection(model.get("selected"), cells[index].devices));
     model.save_changes();
   });
   root.addEventListener("keydown", (event) => {
@@ -133,7 +135,7 @@ function render({ model, el }) {
       tooltip.hidden = true;
       return;
     }
-    tooltip.textContent = view.cells[index].tooltip;
+    tooltip.textContent = cells[index].tooltip;
     tooltip.hidden = false;
     const box = root.getBoundingClientRect();
     const place = tooltipPosition(

@@ -13,6 +13,17 @@ export function gridTracks(facet) {
   return { columns, rows };
 }
 
+// The view model sends cells as one array per field; the widget reads them as records.
+export function cellRecords(columns) {
+  return columns.label.map((label, i) => ({
+    label,
+    devices: columns.devices[i],
+    index: columns.index[i],
+    tooltip: columns.tooltip[i],
+    color: columns.color[i],
+  }));
+}
+
 export function cellsHolding(cells, deviceIds) {
   const wanted = new Set(deviceIds);
   const found = [];

@@ -75,15 +75,13 @@ def _html(view: dict[str, Any]) -> str:
     return "".join(parts)
 
 
-def _cell_bodies(cells: list[dict[str, Any]]) -> list[tuple[str, str]]:
+def _cell_bodies(cells: dict[str, list[Any]]) -> list[tuple[str, str]]:
     """Each cell's colour style and its ``title="…">label</td>`` end, written once per cell."""
-    colors = [cell["color"] for cell in cells]
-    inks = text_colors([c for c in colors if c])
-    styles = []
-    for color in colors:
-        styles.append(f"background:{color};color:{inks[len(styles)]}" if color else "")
-    tooltips = _escaped_all([cell["tooltip"] for cell in cells])
-    labels = _escaped_all([cell["label"] for cell in cells])
+    colors = cells["color"]
+    inks = iter(text_colors([c for c in colors if c]))
+    styles = [f"background:{c};color:{next(inks)}" if c else "" for c in colors]
+    tooltips = _escaped_all(cells["tooltip"])
+    labels = _escaped_all(cells["label"])
     return [
         (style, f' title="{tooltip}">{label}</td>')
         for style, tooltip, label in zip(styles, tooltips, labels, strict=True)
@@ -99,7 +97,11 @@ def _escaped_all(texts: list[str]) -> list[str]:
 
 
 def _facet_html(facet: dict[str, Any], cells: list[tuple[str, str]]) -> str:
-    by_position = {(r, c): i for r, c, i in facet["cells"]}
+    """One table: sizes go on the first row (widths) and first column (heights) only."""
+    n_cols = facet["cols"]
+    at: list[int | None] = [None] * (facet["rows"] * n_cols)
+    for r, c, i in facet["cells"]:
+        at[r * n_cols + c] = i
     widths = [f"width:{w}ch;min-width:{w}ch;max-width:{w}ch" for w in facet["col_widths"]]
     heights = [
         "" if h is None else f"height:{h * LINE_HEIGHT_EM:g}em" for h in facet["row_heights"]
@@ -107,9 +109,7 @@ def _facet_html(facet: dict[str, Any], cells: list[tuple[str, str]]) -> str:
     rows = []
     if facet["col_label"]:
         corner = "<th></th>" if facet["row_label"] else ""
-        rows.append(
-            f'<tr>{corner}<th colspan="{facet["cols"]}">{escape(facet["col_label"])} →</th></tr>'
-        )
+        rows.append(f'<tr>{corner}<th colspan="{n_cols}">{escape(facet["col_label"])} →</th></tr>')
     for r in range(facet["rows"]):
         tds = []
         if r == 0 and facet["row_label"]:
@@ -117,20 +117,21 @@ def _facet_html(facet: dict[str, Any], cells: list[tuple[str, str]]) -> str:
                 f'<th class="jdw-shd-rax" rowspan="{facet["rows"]}">'
                 f"{escape(facet['row_label'])} →</th>"
             )
-        for c in range(facet["cols"]):
-            sizes = []
-            if r == 0:
-                sizes.append(widths[c])
-            if c == 0 and heights[r]:
-                sizes.append(heights[r])
-            i = by_position.get((r, c))
+        for c, i in enumerate(at[r * n_cols : (r + 1) * n_cols]):
+            if r == 0 or (c == 0 and heights[r]):
+                sizes = [widths[c]] if r == 0 else []
+                if c == 0 and heights[r]:
+                    sizes.append(heights[r])
+                prefix = ";".join(sizes)
+            else:
+                prefix = ""
             if i is None:
-                tds.append(f'<td style="{";".join(sizes)}"></td>')
+                tds.append(f'<td style="{prefix}"></td>')
                 continue
             style, body = cells[i]
-            if style:
-                sizes.append(style)
-            tds.append(f'<td style="{";".join(sizes)}"{body}')
+            if prefix and style:
+                style = f"{prefix};{style}"
+            tds.append(f'<td style="{style or prefix}"{body}')
         rows.append("<tr>" + "".join(tds) + "</tr>")
     caption = f"<figcaption>{escape(facet['title'])}</figcaption>" if facet["title"] else ""
     return f'<figure class="jdw-shd-facet">{caption}<table class="jdw-shd-t">{"".join(rows)}</table></figure>'
@@ -138,14 +139,15 @@ def _facet_html(facet: dict[str, Any], cells: list[tuple[str, str]]) -> str:
 
 def _legend_html(view: dict[str, Any]) -> str:
     cells = view["cells"]
+    count = len(cells["label"])
     entries = []
-    if view["use_color"] and len(cells) <= LEGEND_LIMIT:
+    if view["use_color"] and count <= LEGEND_LIMIT:
         entries = [
-            f'<span><i style="background:{cell["color"]}"></i>{escape(cell["label"])}</span>'
-            for cell in cells
+            f'<span><i style="background:{color}"></i>{escape(label)}</span>'
+            for color, label in zip(cells["color"], cells["label"], strict=True)
         ]
     elif view["use_color"]:
-        entries = [f"<span>one colour per shard ({len(cells)} colours)</span>"]
+        entries = [f"<span>one colour per shard ({count} colours)</span>"]
     if len(view["processes"]) > 1:
         entries.extend(f"<span>process {p}: {escape(ids)}</span>" for p, ids in view["processes"])
     return f'<div class="jdw-shd-legend">{"".join(entries)}</div>' if entries else ""

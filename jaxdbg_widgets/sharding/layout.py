@@ -7,11 +7,14 @@ The renderers (text, HTML, widget) only read this model.
 
 from __future__ import annotations
 
+import contextlib
 import math
 import operator
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
+from itertools import chain, repeat
+from operator import attrgetter, itemgetter
 from typing import Any, NamedTuple
 
 from jaxdbg_widgets.sharding.bulk import collector_paused
@@ -67,12 +70,27 @@ def _made_cells(
     by_span: dict[tuple[_Span, ...], list[Device]], spans: list[dict[_Span, _SpanInfo]]
 ) -> list[Cell]:
     """One cell per shard; ``spans[d]`` gives each span of dim ``d`` its bounds, text, extent and
-    grid position, written once per span rather than once per cell."""
+    grid position, written once per span. Fields are gathered a dimension at a time, so the
+    per-cell work is only the holders and the label."""
+    keys = list(by_span)
+    count = len(keys)
+    columns = [
+        list(map(known.__getitem__, map(itemgetter(d), keys))) for d, known in enumerate(spans)
+    ]
+
+    def field(i: int) -> list[tuple[Any, ...]]:
+        return (
+            list(zip(*[map(itemgetter(i), column) for column in columns], strict=True))
+            or [()] * count
+        )
+
+    bounds, texts, extents, positions = field(0), field(1), field(2), field(3)
+    index_texts = list(map("[{}]".format, map(", ".join, texts)))
     make = tuple.__new__  # a NamedTuple from a ready tuple, without its Python-level __new__
-    look_up = dict.__getitem__
-    empty = ((), (), (), ())
+    upper: dict[str, str] = {}
     cells = []
-    for key, devices in by_span.items():
+    rows = zip(by_span.values(), bounds, positions, extents, index_texts, strict=True)
+    for devices, where, position, extent, index_text in rows:
         if len(devices) == 1:
             held = (devices[0],)
             ids = (held[0].id,)
@@ -80,15 +98,24 @@ def _made_cells(
             names = str(ids[0])
         else:
             held = tuple(sorted(devices))
-            ids = tuple([d.id for d in held])
-            processes = tuple(sorted({d.process_index for d in held}))
+            ids = tuple(map(itemgetter(0), held))
+            processes = tuple(sorted(set(map(itemgetter(2), held))))
             names = ",".join(map(str, ids))
-        platform = held[0].platform.upper()
-        bounds, texts, extents, position = (
-            tuple(zip(*map(look_up, spans, key), strict=True)) or empty
+        platform = upper.get(held[0].platform) or upper.setdefault(
+            held[0].platform, held[0].platform.upper()
         )
-        cell = (bounds, position, held, ids, platform, processes, extents)
-        cells.append(make(Cell, (*cell, f"{platform} {names}", "[" + ", ".join(texts) + "]")))
+        cell = (
+            where,
+            position,
+            held,
+            ids,
+            platform,
+            processes,
+            extent,
+            f"{platform} {names}",
+            index_text,
+        )
+        cells.append(make(Cell, cell))
     return cells
 
 
@@ -120,7 +147,7 @@ class ShardingLayout:
 
     @cached_property
     def devices(self) -> tuple[Device, ...]:
-        return tuple(sorted(d for cell in self.cells for d in cell.devices))
+        return tuple(sorted(chain.from_iterable(cell.devices for cell in self.cells)))
 
     @cached_property
     def process_indices(self) -> tuple[int, ...]:
@@ -158,12 +185,16 @@ class ShardingLayout:
         """
         row_dim, col_dim = _grid_dims(len(self.shape), rows, cols)
         outer = [d for d in range(len(self.shape)) if d not in (row_dim, col_dim)]
-        groups: dict[tuple[int, ...], list[tuple[int, int, Cell]]] = {}
-        for cell in self.cells:
-            key = tuple(cell.position[d] for d in outer)
-            r = 0 if row_dim is None else cell.position[row_dim]
-            c = 0 if col_dim is None else cell.position[col_dim]
-            groups.setdefault(key, []).append((r, c, cell))
+        positions = [cell.position for cell in self.cells]
+        down = repeat(0) if row_dim is None else map(itemgetter(row_dim), positions)
+        across = repeat(0) if col_dim is None else map(itemgetter(col_dim), positions)
+        placed_all = list(zip(down, across, self.cells, strict=False))  # repeat(0) is endless
+        groups: dict[Any, list[tuple[int, int, Cell]]] = {}
+        if outer:
+            for key, placed in zip(map(itemgetter(*outer), positions), placed_all, strict=True):
+                groups.setdefault(key, []).append(placed)
+        else:
+            groups[()] = placed_all
         return [
             Facet(
                 title=_facet_title(self.shape, outer, placed[0][2]) if outer else "",
@@ -228,11 +259,25 @@ def _indices_map(sharding: Any, shape: tuple[int, ...]) -> dict[Any, Any]:
 def _grouped_by_span(
     indices: dict[Any, Any], shape: tuple[int, ...]
 ) -> dict[tuple[_Span, ...], list[Device]]:
-    """The devices holding each distinct shard, keyed by ``(start, stop, step)`` per dimension."""
+    """The devices holding each distinct shard, keyed by ``(start, stop, step)`` per dimension.
+
+    Devices are first gathered by index object (replicas often share one), so each index is
+    read once; the devices' attributes are then read a group at a time.
+    """
     rank = len(shape)
-    groups: dict[tuple[_Span, ...], list[Device]] = {}
+    by_object: dict[int, list[Device]] = {}
+    index_of: dict[int, Any] = {}
+    for device, index in zip(_devices(list(indices)), indices.values(), strict=True):
+        held = by_object.get(id(index))
+        if held is None:
+            by_object[id(index)] = [device]
+            index_of[id(index)] = index
+        else:
+            held.append(device)
     read = slice.indices
-    for device, index in indices.items():
+    groups: dict[tuple[_Span, ...], list[Device]] = {}
+    for key_id, devices in by_object.items():
+        index = index_of[key_id]
         if len(index) != rank:
             raise ValueError(f"sharding index {index!r} does not match an array of rank {rank}")
         try:
@@ -241,10 +286,35 @@ def _grouped_by_span(
             key = tuple(map(_span, index, shape))
         held = groups.get(key)
         if held is None:
-            groups[key] = [_device(device)]
+            groups[key] = devices
         else:
-            held.append(_device(device))
+            held.extend(devices)
     return groups
+
+
+_KNOWN: dict[Any, Device] = {}
+_KNOWN_LIMIT = 1 << 16
+
+
+def _devices(raw: list[Any]) -> list[Device]:
+    """The ``Device`` of each raw device. A process's devices never change, so each one's
+    description is kept (up to ``_KNOWN_LIMIT`` devices) and read once."""
+    try:
+        return list(map(_KNOWN.__getitem__, raw))
+    except (KeyError, TypeError):
+        pass
+    try:
+        ids = map(int, map(attrgetter("id"), raw))
+        platforms = map(str, map(attrgetter("platform"), raw))
+        processes = map(int, map(attrgetter("process_index"), raw))
+        made = list(map(tuple.__new__, repeat(Device), zip(ids, platforms, processes, strict=True)))
+    except AttributeError:
+        made = [_device(device) for device in raw]
+    if len(_KNOWN) + len(raw) > _KNOWN_LIMIT:
+        _KNOWN.clear()
+    with contextlib.suppress(TypeError):  # unhashable devices are described afresh each time
+        _KNOWN.update(zip(raw, made, strict=True))
+    return made
 
 
 def _span(entry: Any, size: int) -> _Span:

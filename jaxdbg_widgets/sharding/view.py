@@ -15,7 +15,11 @@ from jaxdbg_widgets.sharding.options import RenderOptions, cell_size, cell_text
 
 
 def view_model(layout: ShardingLayout, options: RenderOptions) -> dict[str, Any]:
-    """Everything a front end needs to draw ``layout``: header, facets, cells, processes."""
+    """Everything a front end needs to draw ``layout``: header, facets, cells, processes.
+
+    ``cells`` holds one list per field (label, devices, index, tooltip, color), each in cell
+    order: compact to send, and quick to build and to encode as JSON at thousands of shards.
+    """
     with collector_paused():
         return _view_model(layout, options)
 
@@ -34,17 +38,13 @@ def _view_model(layout: ShardingLayout, options: RenderOptions) -> dict[str, Any
         "summary": summary_parts(layout),
         "use_color": options.use_color,
         "facets": [_facet(layout, facet, options, number, labels) for facet in facets],
-        "cells": [
-            {
-                "label": label,
-                "devices": list(cell.device_ids),
-                "processes": list(cell.process_indices),
-                "index": cell.index_text,
-                "tooltip": tooltip,
-                "color": color,
-            }
-            for cell, label, color, tooltip in zip(cells, labels, colors, tooltips, strict=True)
-        ],
+        "cells": {
+            "label": labels,
+            "devices": [list(cell.device_ids) for cell in cells],
+            "index": [cell.index_text for cell in cells],
+            "tooltip": tooltips,
+            "color": list(colors),
+        },
         "processes": _processes(layout),
     }
 
@@ -69,7 +69,7 @@ def summary_parts(layout: ShardingLayout) -> list[str]:
     parts.append(
         f"{_counted(len(layout.devices), 'device')}, {_counted(len(layout.cells), 'shard')}"
     )
-    replicas = {cell.replicas for cell in layout.cells}
+    replicas = {len(cell.devices) for cell in layout.cells}
     if layout.is_fully_replicated:
         parts.append("fully replicated")
     elif replicas != {1}:
@@ -158,6 +158,8 @@ def _facet(
 
 def _processes(layout: ShardingLayout) -> list[list[Any]]:
     """``[process, "0-3, 8"]`` pairs: each process and its device ids folded into runs."""
+    if len(layout.process_indices) == 1:
+        return [[layout.process_indices[0], id_ranges([d.id for d in layout.devices])]]
     by_process: dict[int, list[int]] = {}
     for device in layout.devices:
         by_process.setdefault(device.process_index, []).append(device.id)
@@ -166,8 +168,12 @@ def _processes(layout: ShardingLayout) -> list[list[Any]]:
 
 def id_ranges(ids: list[int]) -> str:
     """``0-3, 8`` for ``[0, 1, 2, 3, 8]``."""
+    ordered = sorted(ids)
+    if ordered and ordered == list(range(ordered[0], ordered[0] + len(ordered))):
+        first, last = ordered[0], ordered[-1]
+        return f"{first}-{last}" if first != last else f"{first}"
     runs: list[list[int]] = []
-    for i in sorted(ids):
+    for i in ordered:
         if runs and i == runs[-1][1] + 1:
             runs[-1][1] = i
         else:

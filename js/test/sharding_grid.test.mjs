@@ -4,6 +4,7 @@ import { test } from "node:test";
 import {
   ZOOM_MAX,
   ZOOM_MIN,
+  cellRecords,
   cellsHolding,
   clampZoom,
   fitZoom,
@@ -25,6 +26,24 @@ test("grid tracks use characters across and lines of 1.25em down", () => {
   const tracks = gridTracks({ col_widths: [9, 25], row_heights: [5, null] });
   assert.equal(tracks.columns, "9ch 25ch");
   assert.equal(tracks.rows, "6.25em auto");
+});
+
+test("cell columns from the view model read back as one record per cell", () => {
+  const records = cellRecords({
+    label: ["CPU 0,4", "CPU 2"],
+    devices: [[0, 4], [2]],
+    index: ["[0:4]", "[4:8]"],
+    tooltip: ["a", "b"],
+    color: ["#000000", null],
+  });
+  assert.deepEqual(records[1], {
+    label: "CPU 2",
+    devices: [2],
+    index: "[4:8]",
+    tooltip: "b",
+    color: null,
+  });
+  assert.equal(records.length, 2);
 });
 
 test("cells holding any selected device", () => {

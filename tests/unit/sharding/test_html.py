@@ -7,7 +7,7 @@ import pytest
 from jax.sharding import Mesh, NamedSharding, PartitionSpec
 
 from jaxdbg_widgets import sharding_html
-from tests.unit.sharding.mocks import GridSharding
+from jaxdbg_widgets.sharding.stand_in import GridSharding
 
 VOID = {"br", "img", "input", "meta", "link", "hr", "col"}
 

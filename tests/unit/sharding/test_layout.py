@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from jax.sharding import Mesh, NamedSharding, PartitionSpec, SingleDeviceSharding
 
 from jaxdbg_widgets.sharding.layout import sharding_layout
-from tests.unit.sharding.mocks import GridSharding, MockDevice
+from jaxdbg_widgets.sharding.stand_in import GridSharding, StandInDevice
 
 MESH_SHAPES = [(8,), (2, 4), (4, 2), (2, 2, 2), (1, 8), (8, 1), (2, 1, 4)]
 
@@ -120,7 +120,7 @@ def test_array_from_pmap():
 def test_integer_indices_as_pmap_style_shardings_give():
     class PmapStyle:
         def devices_indices_map(self, shape):
-            return {MockDevice(i): (i, slice(None)) for i in range(shape[0])}
+            return {StandInDevice(i): (i, slice(None)) for i in range(shape[0])}
 
     layout = sharding_layout((8, 3), PmapStyle())
     assert [c.bounds for c in layout.cells] == [((i, i + 1), (0, 3)) for i in range(8)]

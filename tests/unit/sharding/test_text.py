@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from jax.sharding import Mesh, NamedSharding, PartitionSpec
 
 from jaxdbg_widgets import sharding_text
-from tests.unit.sharding.mocks import GridSharding
+from jaxdbg_widgets.sharding.stand_in import GridSharding
 
 MESHES = [(8,), (2, 4), (4, 2), (1, 8), (2, 2, 2)]
 

@@ -29,11 +29,12 @@ def test_bundle_carries_the_static_html_fallback(array):
 
 def test_view_model_describes_cells(array):
     view = ShardingWidget.from_array(array, color_map="viridis").view
-    assert len(view["cells"]) == 8 and len(view["facets"]) == 1
-    first = view["cells"][0]
+    cells = view["cells"]
+    assert len(cells["label"]) == 8 and len(view["facets"]) == 1
+    first = {field: values[0] for field, values in cells.items()}
     assert first["devices"] == [0] and first["index"] == "[0:4, 0:4]"
     assert first["tooltip"] == "CPU 0\nprocess 0\nindex [0:4, 0:4]\nshard shape (4, 4)\n64 bytes"
-    assert len({c["color"] for c in view["cells"]}) == 8
+    assert len(set(cells["color"])) == 8
 
 
 def test_selection_accepts_known_devices_only(array):
