@@ -159,11 +159,11 @@ function render({ model, el }) {
     devicePanel.replaceChildren();
     if (index < 0 || index >= view.devices.length) return;
     const device = view.devices[index];
-    const held = deviceLeaves(view, index, byGroup).filter((entry) =>
-      matchesFilter(view.leaves[entry.leaf].path, filter.value),
-    );
+    const every = deviceLeaves(view, index, byGroup);
+    const held = every.filter((entry) => matchesFilter(view.leaves[entry.leaf].path, filter.value));
+    const count = held.length === every.length ? `${held.length}` : `${held.length} of ${every.length}`;
     devicePanel.append(
-      element("div", "jdw-mem-title", `${device.tooltip[0]}: ${device.human} in ${held.length} leaves`),
+      element("div", "jdw-mem-title", `${device.tooltip[0]}: ${device.human} in ${count} leaves`),
     );
     const table = element("table", "jdw-mem-table");
     const header = element("tr");

@@ -33,7 +33,7 @@ STYLE = (
     f"{_T}.jdw-mem-leaves td{{padding:1px 6px;text-align:left;border:none;white-space:nowrap;"
     "border-bottom:1px solid var(--jp-border-color2,#e0e0e0)}"
     f"{_T}.jdw-mem-leaves td.jdw-mem-num{{text-align:right}}"
-    f"{_T}.jdw-mem-leaves tr.jdw-mem-flag td{{background:var(--jp-warn-color3,#fff3e0)}}"
+    f"{_T}.jdw-mem-leaves tr.jdw-mem-flag td{{background:rgba(230,81,0,0.18)}}"
     ".jdw-mem-legend{display:flex;align-items:center;gap:6px;font-size:smaller}"
     ".jdw-mem-bar{display:inline-block;width:12em;height:0.9em;"
     "border:1px solid var(--jp-border-color1,#bdbdbd)}"
