@@ -389,11 +389,19 @@ def _spec_entry_text(entry: tuple[str, ...] | None) -> str:
 
 
 def _dtype_info(dtype: Any) -> tuple[str | None, int | None]:
+    """The dtype's name and item size; JAX's extended dtypes (typed PRNG keys such as
+    ``key<fry>``) are not numpy dtypes but carry both."""
     if dtype is None:
         return None, None
     import numpy as np
 
-    resolved = np.dtype(dtype)
+    try:
+        resolved = np.dtype(dtype)
+    except TypeError:
+        itemsize = getattr(dtype, "itemsize", None)
+        if itemsize is None:
+            raise
+        return str(dtype), int(itemsize)
     return str(resolved), int(resolved.itemsize)
 
 

@@ -8,6 +8,8 @@ from jaxdbg_widgets.sharding.colors import ColorMap, cell_colors
 from jaxdbg_widgets.sharding.layout import Cell, Facet, ShardingLayout
 
 HEIGHT_TO_WIDTH = 2.5
+MAX_SCALE = 100.0
+MAX_WIDTH = 10_000
 
 
 @dataclass(frozen=True)
@@ -24,13 +26,20 @@ class RenderOptions:
     cols: int | None = None
 
     def __post_init__(self) -> None:
-        if not self.scale > 0:
-            raise ValueError(f"scale must be positive, got {self.scale!r}")
-        if not isinstance(self.min_width, int) or self.min_width < 1:
-            raise ValueError(f"min_width must be a positive int, got {self.min_width!r}")
-        if not isinstance(self.max_width, int) or self.max_width < self.min_width:
+        """Reject sizes that no diagram can use, before any drawing starts."""
+        if not isinstance(self.scale, int | float) or not 0 < self.scale <= MAX_SCALE:
             raise ValueError(
-                f"max_width must be an int >= min_width ({self.min_width}), got {self.max_width!r}"
+                f"scale must be a number in (0, {MAX_SCALE}] (cells are 10 * scale lines tall),"
+                f" got {self.scale!r}"
+            )
+        if not isinstance(self.min_width, int) or not 1 <= self.min_width <= MAX_WIDTH:
+            raise ValueError(
+                f"min_width must be an int from 1 to {MAX_WIDTH}, got {self.min_width!r}"
+            )
+        if not isinstance(self.max_width, int) or not self.min_width <= self.max_width <= MAX_WIDTH:
+            raise ValueError(
+                f"max_width must be an int from min_width ({self.min_width}) to {MAX_WIDTH},"
+                f" got {self.max_width!r}"
             )
 
     def colors(self, layout: ShardingLayout) -> list[str] | None:

@@ -115,7 +115,8 @@ def _tooltips(layout: ShardingLayout, cells: Sequence[Cell] | None = None) -> li
 
 
 def _shape_lines(layout: ShardingLayout, cell: Cell) -> str:
-    text = "shard shape (" + ", ".join(str(d) for d in cell.shard_shape) + ")"
+    dims = ", ".join(str(d) for d in cell.shard_shape)
+    text = f"shard shape ({dims}{',' if len(cell.shard_shape) == 1 else ''})"
     size = layout.shard_bytes(cell)
     return text if size is None else f"{text}\n{size:,} bytes"
 

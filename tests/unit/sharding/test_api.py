@@ -1,3 +1,8 @@
+import contextlib
+import io
+import math
+import time
+
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -69,3 +74,58 @@ def test_text_and_html_from_the_public_surface(mesh):
     assert jdw.sharding_layout((8, 8), sharding).grid == (2, 4)
     assert "CPU 5" in jdw.sharding_text((8, 8), sharding, use_color=False)
     assert "CPU 5" in jdw.sharding_html((8, 8), sharding)
+
+
+def jax_text(shape, sharding):
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        jax.debug.visualize_sharding(shape, sharding, use_color=False)
+    return out.getvalue()
+
+
+def test_typed_prng_keys_draw_like_plain_jax(mesh, capsys):
+    keys = jax.device_put(
+        jax.random.split(jax.random.key(0), 8), NamedSharding(mesh, PartitionSpec(("x", "y")))
+    )
+    theirs = jax_text(keys.shape, keys.sharding)
+    text = jdw.sharding_text(keys.shape, keys.sharding, dtype=keys.dtype, use_color=False)
+    assert text == theirs
+    html = jdw.sharding_html(keys.shape, keys.sharding, dtype=keys.dtype)
+    assert "key&lt;fry&gt;" in html and "8 bytes" in html
+    widget = jdw.ShardingWidget.from_array(keys)
+    assert "key<fry>" in widget.view["summary"][0]
+    jdw.visualize_array_sharding(keys, use_color=False)
+    assert capsys.readouterr().out.strip() == theirs.strip()
+
+    @jax.jit
+    def f(k):
+        jdw.visualize_array_sharding(k, use_color=False)
+        return k
+
+    f(keys)
+    assert capsys.readouterr().out.strip() == theirs.strip()
+
+
+@pytest.mark.parametrize(
+    "options", [{"scale": 1e6}, {"scale": math.inf}, {"scale": math.nan}, {"max_width": 10**9}]
+)
+def test_absurd_sizes_are_rejected_at_once(mesh, options):
+    sharding = NamedSharding(mesh, PartitionSpec("x", "y"))
+    start = time.perf_counter()
+    with pytest.raises(ValueError, match=r"scale|max_width"):
+        jdw.sharding_text((8, 8), sharding, **options)
+    assert time.perf_counter() - start < 0.5
+
+
+@pytest.mark.parametrize(
+    ("color_map", "error"),
+    [("no-such-map", ValueError), (42, TypeError), (lambda _: "not a colour", ValueError)],
+)
+def test_terminal_rejects_the_colour_maps_html_rejects(mesh, color_map, error, capsys):
+    sharding = NamedSharding(mesh, PartitionSpec("x", "y"))
+    with pytest.raises(error) as from_html:
+        jdw.sharding_html((8, 8), sharding, color_map=color_map)
+    with pytest.raises(error) as from_terminal:  # capsys: a terminal without colour
+        jdw.visualize_sharding((8, 8), sharding, color_map=color_map)
+    assert str(from_terminal.value) == str(from_html.value)
+    assert capsys.readouterr().out == ""
