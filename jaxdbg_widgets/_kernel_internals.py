@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import concurrent.futures
 import contextvars
+import inspect
 import re
 import sys
 from collections.abc import Callable
@@ -226,7 +227,7 @@ def _bytes(frame: Any) -> bytes:
 def _probe_error_line(shell: Any) -> None:
     _capabilities.require_attributes(shell, ("_showtraceback", "InteractiveTB", "set_custom_exc"))
     _capabilities.require_attributes(shell.InteractiveTB, ("get_exception_only",))
-    _capabilities.require_parameters(shell._showtraceback, ("etype", "evalue", "stb"))
+    inspect.signature(shell._showtraceback).bind("etype", "evalue", "stb")
 
 
 def show_error_line(shell: Any, value: BaseException) -> list[str]:
@@ -245,9 +246,9 @@ def _probe_matchers_v2(shell: Any) -> None:
     _capabilities.require_attributes(shell.Completer, ("custom_matchers",))
 
 
-def _probe_completion_hook(shell: Any) -> None:
-    _capabilities.require_parameters(shell.set_hook, ("name", "hook", "str_key"))
-    _capabilities.require_attributes(shell, ("strdispatchers",))
+def _probe_magic_arg_matchers(shell: Any) -> None:
+    if not isinstance(shell.Completer.magic_arg_matchers, list):
+        raise TypeError("Completer.magic_arg_matchers is not a list")
 
 
 def add_line_completer(
@@ -255,12 +256,12 @@ def add_line_completer(
 ) -> Callable[[], None]:
     """Complete lines starting with ``magic`` (e.g. ``%jaxdbg``) with ``complete(line)``.
 
-    IPython >= 8.6 gets a context matcher that suppresses other completions on such lines;
-    older IPython gets the ``complete_command`` hook keyed on the magic. Returns the undo.
+    IPython >= 8.6 gets a context matcher, older IPython a magic-argument matcher; both
+    replace every other completion on such lines. Returns the undo.
     """
     if _passes(_probe_matchers_v2, shell):
         return _add_context_matcher(shell, magic, complete)
-    return _add_completion_hook(shell, magic, complete)
+    return _add_magic_arg_matcher(shell, magic, complete)
 
 
 def _add_context_matcher(
@@ -276,38 +277,51 @@ def _add_context_matcher(
         found = [SimpleCompletion(text=m, type="jaxdbg") for m in complete(line)]
         return {"completions": found, "suppress": True}
 
-    shell.Completer.custom_matchers.append(matcher)
-
-    def undo() -> None:
-        if matcher in shell.Completer.custom_matchers:
-            shell.Completer.custom_matchers.remove(matcher)
-
-    return undo
+    return _append_undoably(shell.Completer.custom_matchers, matcher)
 
 
-def _add_completion_hook(
+def _add_magic_arg_matcher(
     shell: Any, magic: str, complete: Callable[[str], list[str]]
 ) -> Callable[[], None]:
-    def hook(_shell: Any, event: Any) -> list[str]:
-        return complete(event.line.lstrip())
+    completer = shell.Completer
 
-    shell.set_hook("complete_command", hook, str_key=magic)
+    def matcher(line_buffer: str) -> list[str]:
+        line = getattr(completer, "text_until_cursor", line_buffer).lstrip()
+        return complete(line) if line.startswith(f"{magic} ") else []
+
+    return _append_undoably(completer.magic_arg_matchers, matcher)
+
+
+def _append_undoably(matchers: list[Any], matcher: Any) -> Callable[[], None]:
+    matchers.append(matcher)
 
     def undo() -> None:
-        dispatcher = shell.strdispatchers.get("complete_command")
-        if dispatcher is not None:
-            dispatcher.strs.pop(magic, None)
+        if matcher in matchers:
+            matchers.remove(matcher)
 
     return undo
 
 
 def _probe_cell_names(shell: Any) -> None:
     compiler = shell.compile
-    if callable(getattr(compiler, "format_code_name", None)):
+    if not callable(getattr(compiler, "format_code_name", None)):
+        _capabilities.require_parameters(compiler.get_code_name, ("raw_code", "number"))
+
+
+_cell_files: dict[str, int] = {}
+
+
+def remember_cell_file(shell: Any, raw_cell: str, number: int) -> None:
+    """Note which file IPython compiles cell ``number`` to, where it cannot tell us later.
+
+    IPython >= 8 answers :func:`cell_name` itself; IPython 7 under ipykernel names a cell's
+    file after a hash of its source, so it is computed here, before the cell runs.
+    """
+    compiler = getattr(shell, "compile", None)
+    if compiler is None or callable(getattr(compiler, "format_code_name", None)):
         return
-    name = compiler.get_code_name("", "", 1)
-    if not _OLD_CELL_FILE.match(name):
-        raise ValueError(f"cell code is named {name!r}, a form jaxdbg does not recognise")
+    if _capabilities.has("ipython", "cell-names"):
+        _cell_files[compiler.get_code_name(raw_cell, raw_cell, number)] = number
 
 
 def cell_name(filename: str) -> str | None:
@@ -315,10 +329,22 @@ def cell_name(filename: str) -> str | None:
     old_style = _OLD_CELL_FILE.match(filename)
     if old_style is not None:
         return f"In[{old_style.group(1)}]"
+    if filename in _cell_files:
+        return f"In[{_cell_files[filename]}]"
     compiler = getattr(running_shell(), "compile", None)
     format_code_name = getattr(compiler, "format_code_name", None)
     named = format_code_name(filename) if format_code_name is not None else None
     return named[1] if named is not None else None
+
+
+def counts_cell_before_running(shell: Any) -> bool:
+    """Whether ``execution_count`` already counts the running cell when ``pre_run_cell`` fires.
+
+    IPython 9.8 moved the increment from after the cell to before this event.
+    """
+    import IPython
+
+    return tuple(IPython.version_info[:2]) >= (9, 8)
 
 
 # Load-time checks ---------------------------------------------------------------------------
@@ -333,7 +359,7 @@ def check_capabilities(shell: Any) -> None:
         "ipython",
         "completion",
         FEATURE_COMPLETION,
-        lambda: _passes(_probe_matchers_v2, shell) or _probe_completion_hook(shell),
+        lambda: _passes(_probe_matchers_v2, shell) or _probe_magic_arg_matchers(shell),
     )
     _capabilities.check(
         "ipython", "cell-names", FEATURE_CELL_NAMES, lambda: _probe_cell_names(shell)

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import os
 import re
-import sys
 import sysconfig
 from dataclasses import dataclass, field
 from typing import Any
+
+from jaxdbg_widgets import _kernel_internals
 
 _DEF_LINE = re.compile(r"^\s*(?:async\s+)?def\s+(\w+)\s*\(")
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -108,11 +109,4 @@ def is_internal_file(filename: str) -> bool:
 
 def display_filename(filename: str) -> str:
     """``In[3]`` for code IPython compiled from cell 3, else the file name itself."""
-    ipython = sys.modules.get("IPython")
-    shell = ipython.get_ipython() if ipython is not None else None
-    format_code_name = getattr(getattr(shell, "compile", None), "format_code_name", None)
-    if format_code_name is not None:
-        named = format_code_name(filename)
-        if named is not None:
-            return named[1]
-    return filename
+    return _kernel_internals.cell_name(filename) or filename

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import functools
 import os
-import sys
-from typing import Any
+
+from jaxdbg_widgets import _kernel_internals
 
 _current: int | None = None
 
@@ -32,16 +32,4 @@ def describe_file(filename: str) -> str:
 
     Cached: IPython names a cell's file when it compiles the cell, before any print from it.
     """
-    shell = _running_shell()
-    compiler = getattr(shell, "compile", None)
-    format_code_name = getattr(compiler, "format_code_name", None)
-    if format_code_name is not None:
-        named = format_code_name(filename)
-        if named is not None:
-            return named[1]
-    return os.path.basename(filename) or filename
-
-
-def _running_shell() -> Any | None:
-    ipython_module = sys.modules.get("IPython")
-    return ipython_module.get_ipython() if ipython_module is not None else None
+    return _kernel_internals.cell_name(filename) or os.path.basename(filename) or filename

@@ -1,18 +1,30 @@
-"""``%load_ext jaxdbg`` / ``%unload_ext jaxdbg``: install every feature and undo them exactly."""
+"""``%load_ext jaxdbg`` / ``%unload_ext jaxdbg``: install every feature and undo them exactly.
+
+Loading never fails: the private IPython/ipykernel names are checked first (their results go
+to :mod:`jaxdbg_widgets._capabilities`), and a feature whose install raises is left off. The
+load message names, in one line, whatever is degraded and why.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
+from jaxdbg_widgets import _capabilities, _kernel_internals
 from jaxdbg_widgets._version import __version__
 from jaxdbg_widgets.notebook.features import FEATURES, Undo
 
 _undos: list[Undo] | None = None
+_failed: dict[str, str] = {}
 
 
 def is_loaded() -> bool:
     """Whether the extension is active in this process."""
     return _undos is not None
+
+
+def failed_features() -> dict[str, str]:
+    """Features whose install raised at the last load, with the one-line reason."""
+    return dict(_failed)
 
 
 def load_ipython_extension(ip: Any) -> None:
@@ -21,17 +33,27 @@ def load_ipython_extension(ip: Any) -> None:
     if _undos is not None:
         print(f"jaxdbg {__version__} is already loaded")
         return
+    _kernel_internals.check_capabilities(ip)
+    _failed.clear()
     undos: list[Undo] = []
-    try:
-        for _name, install in FEATURES:
+    for name, install in FEATURES:
+        try:
             undos.append(install(ip))
-    except BaseException:
-        _run_undos(undos)
-        raise
+        except Exception as error:
+            _failed[name] = _one_line(error)
     _undos = undos
-    print(
-        f"jaxdbg {__version__} loaded: widget debugger, sharding views, print routing (%jaxdbg help)"
+    print(load_message())
+
+
+def load_message() -> str:
+    """``jaxdbg X loaded: ...``, plus what is degraded and why, in one line."""
+    message = (
+        f"jaxdbg {__version__} loaded: widget debugger, sharding views, print routing "
+        "(%jaxdbg help)"
     )
+    off = [f"{c.feature} ({c.library} {c.name}: {c.reason})" for c in _capabilities.degraded()]
+    off += [f"{name} ({reason})" for name, reason in _failed.items()]
+    return f"{message}; degraded: {'; '.join(off)}" if off else message
 
 
 def unload_ipython_extension(ip: Any) -> None:
@@ -40,9 +62,10 @@ def unload_ipython_extension(ip: Any) -> None:
     if _undos is None:
         return
     undos, _undos = _undos, None
-    _run_undos(undos)
-
-
-def _run_undos(undos: list[Undo]) -> None:
     for undo in reversed(undos):
         undo()
+
+
+def _one_line(error: BaseException) -> str:
+    text = str(error).strip().splitlines()
+    return f"{type(error).__name__}: {text[0]}" if text else type(error).__name__

@@ -1,7 +1,8 @@
 """What ``%load_ext jaxdbg`` turns on: an ordered list of features, each installed with an undo.
 
 A feature is a function ``install(ip) -> undo``. Loading installs them in order; unloading
-runs the undos in reverse, so everything loading changed is restored.
+runs the undos in reverse, so everything loading changed is restored. A feature whose
+install raises is left off and named in the load message.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from typing import Any
 
 from jaxdbg_widgets.debugger import feature as debugger_feature
 from jaxdbg_widgets.debugger.transports import interrupts
-from jaxdbg_widgets.notebook import magics, nans, routing, session_log, sharding_display
+from jaxdbg_widgets.notebook import colab, magics, nans, routing, session_log, sharding_display
 
 Undo = Callable[[], None]
 Install = Callable[[Any], Undo]
@@ -25,4 +26,5 @@ FEATURES: list[tuple[str, Install]] = [
     ("jaxdbg debugger backend", debugger_feature.install),
     ("interrupts reach breakpoints on worker threads", interrupts.install),
     ("sharding widget and diagrams", sharding_display.install),
+    ("Colab's custom widget manager", colab.install),
 ]

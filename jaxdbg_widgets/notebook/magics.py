@@ -1,4 +1,4 @@
-"""The ``%jaxdbg`` line magic and its tab completion."""
+"""The ``%jaxdbg`` line magic and its tab completion (IPython 7 to 9, through the adapter)."""
 
 from __future__ import annotations
 
@@ -6,8 +6,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from IPython.core.completer import SimpleCompletion, context_matcher
-
+from jaxdbg_widgets import _capabilities, _kernel_internals
 from jaxdbg_widgets.notebook import commands
 
 
@@ -19,27 +18,16 @@ def jaxdbg_magic(line: str) -> None:
         print(f"%jaxdbg: {err}\n{commands.help_text()}", file=sys.stderr)
 
 
-@context_matcher()
-def complete_jaxdbg(context: Any) -> dict[str, Any]:
-    """Offer subcommands and their choices on a ``%jaxdbg`` line, and nothing else there."""
-    line = context.text_until_cursor
-    if not line.lstrip().startswith("%jaxdbg "):
-        return {"completions": [], "suppress": False}
-    matches = commands.complete(line.lstrip())
-    return {
-        "completions": [SimpleCompletion(text=m, type="jaxdbg") for m in matches],
-        "suppress": True,
-    }
-
-
 def install(ip: Any) -> Callable[[], None]:
-    """Register ``%jaxdbg`` and its completer; return the undo."""
+    """Register ``%jaxdbg`` and, where IPython allows it, its completer; return the undo."""
     ip.register_magic_function(jaxdbg_magic, magic_kind="line", magic_name="jaxdbg")
-    ip.Completer.custom_matchers.append(complete_jaxdbg)
+    undo_completion = None
+    if _capabilities.has("ipython", "completion"):
+        undo_completion = _kernel_internals.add_line_completer(ip, "%jaxdbg", commands.complete)
 
     def undo() -> None:
         ip.magics_manager.magics["line"].pop("jaxdbg", None)
-        if complete_jaxdbg in ip.Completer.custom_matchers:
-            ip.Completer.custom_matchers.remove(complete_jaxdbg)
+        if undo_completion is not None:
+            undo_completion()
 
     return undo

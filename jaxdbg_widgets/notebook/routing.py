@@ -19,6 +19,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+from jaxdbg_widgets import _kernel_internals
 from jaxdbg_widgets.core.barrier import effects_barrier
 from jaxdbg_widgets.notebook import cells
 
@@ -51,9 +52,15 @@ def _one_line(err: Exception) -> str:
 def install(ip: Any) -> Undo:
     """Track the running cell and close each cell only after its effects; return the undo."""
 
+    already_counted = _kernel_internals.counts_cell_before_running(ip)
+
     def before(info: Any) -> None:
-        stored = getattr(info, "store_history", True)
-        cells.set_current_cell(ip.execution_count - 1 if stored else None)
+        if not getattr(info, "store_history", True):
+            cells.set_current_cell(None)
+            return
+        number = ip.execution_count - 1 if already_counted else ip.execution_count
+        _kernel_internals.remember_cell_file(ip, getattr(info, "raw_cell", ""), number)
+        cells.set_current_cell(number)
 
     def after(_result: Any) -> None:
         cells.set_current_cell(None)

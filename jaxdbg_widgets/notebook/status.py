@@ -1,10 +1,15 @@
-"""``%jaxdbg status``: what is installed, what JAX sees and how breakpoints will reach the user."""
+"""``%jaxdbg status``: what is installed, what JAX sees and how breakpoints will reach the user.
+
+It ends with every private-API capability checked at load (JAX's, IPython's, ipykernel's),
+one line each, ``off`` with the reason where a feature was turned off.
+"""
 
 from __future__ import annotations
 
 import importlib.metadata
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from jaxdbg_widgets import _capabilities
 from jaxdbg_widgets._version import __version__
 from jaxdbg_widgets.core import jax_registry
 from jaxdbg_widgets.debugger import headless
@@ -25,6 +30,7 @@ class Status:
     widget_tier: str | None
     request_tier: str
     headless_policy: str
+    capabilities: list[str] = field(default_factory=list)
 
 
 def _version_of(distribution: str) -> str:
@@ -64,6 +70,7 @@ def collect_status() -> Status:
         widget_tier=widget_tier.value if widget_tier else None,
         request_tier=capability.detect_tier(kernel).value,
         headless_policy=headless.current_policy().value,
+        capabilities=[c.line() for c in _capabilities.all_capabilities()],
     )
 
 
@@ -79,5 +86,8 @@ def format_status(status: Status) -> str:
     tier = capability.Tier(status.request_tier)
     rows.append(("this request", f"{tier.value}: {capability.DESCRIPTIONS[tier]}"))
     rows.append(("headless policy", f"{status.headless_policy} (${headless.ENV_VAR})"))
+    off = sum(": off (" in line for line in status.capabilities)
+    rows.append(("capabilities", f"{len(status.capabilities)} checked, {off} off"))
     width = max(len(name) for name, _ in rows)
-    return "\n".join(f"{name.ljust(width)}  {value}" for name, value in rows)
+    lines = [f"{name.ljust(width)}  {value}" for name, value in rows]
+    return "\n".join(lines + [f"  {line}" for line in status.capabilities])

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from jax.debug import inspect_array_sharding as _jax_inspect_array_sharding
 
+from jaxdbg_widgets import _kernel_internals
 from jaxdbg_widgets.sharding.colors import ColorMap
 from jaxdbg_widgets.sharding.html import render_html
 from jaxdbg_widgets.sharding.layout import sharding_layout
@@ -77,6 +77,4 @@ def inspect_array_sharding(value: Any, *, callback: Callable[[Any], None]) -> No
 
 def _in_notebook() -> bool:
     """Whether a Jupyter front end can show widgets: an IPython kernel is running this code."""
-    ipython = sys.modules.get("IPython")
-    shell = ipython.get_ipython() if ipython is not None else None
-    return shell is not None and getattr(shell, "kernel", None) is not None
+    return _kernel_internals.running_kernel() is not None

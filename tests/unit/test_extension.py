@@ -5,7 +5,7 @@ from IPython.core.completer import provisionalcompleter
 from IPython.testing import globalipapp
 
 from jaxdbg_widgets.core import jax_registry
-from jaxdbg_widgets.notebook import extension, magics
+from jaxdbg_widgets.notebook import extension
 
 
 @pytest.fixture
@@ -33,11 +33,18 @@ def test_loading_twice_is_harmless(ip, capsys):
 def test_unload_restores_registry_and_magics(ip):
     registry_before = jax_registry.snapshot()
     magics_before = set(ip.magics_manager.magics["line"])
+    matchers_before = _matcher_counts(ip)
     ip.run_line_magic("load_ext", "jaxdbg")
     ip.run_line_magic("unload_ext", "jaxdbg")
     assert jax_registry.snapshot() == registry_before
     assert set(ip.magics_manager.magics["line"]) == magics_before
-    assert magics.complete_jaxdbg not in ip.Completer.custom_matchers
+    assert _matcher_counts(ip) == matchers_before
+
+
+def _matcher_counts(ip):
+    """Custom matchers (IPython >= 8.6) and magic-argument matchers (IPython 7)."""
+    completer = ip.Completer
+    return len(completer.custom_matchers), len(getattr(completer, "magic_arg_matchers", []))
 
 
 def _completions(ip, line):
