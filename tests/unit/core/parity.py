@@ -2,18 +2,29 @@
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
 from types import SimpleNamespace
 
 import jax
+import pytest
 
 import jaxdbg_widgets as jdw
+
+TWO_CALL_FORM = inspect.signature(jax.debug.print).parameters["fmt"].default is None
+"""Whether this JAX's ``jax.debug.print``/``callback`` have the two-call form (JAX 0.8+)."""
+
+
+def needs_jax(feature: str, present: bool) -> pytest.MarkDecorator:
+    """Skip a parity test whose ``jax.debug`` counterpart this (older) JAX does not have."""
+    return pytest.mark.skipif(not present, reason=f"this JAX's jax.debug has no {feature}")
+
 
 JAX_DEBUG = SimpleNamespace(
     name="jax.debug",
     print=jax.debug.print,
     callback=jax.debug.callback,
-    log=jax.debug.log,
+    log=getattr(jax.debug, "log", None),
     breakpoint=jax.debug.breakpoint,
     effects_barrier=jax.effects_barrier,
 )

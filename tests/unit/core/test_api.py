@@ -12,7 +12,7 @@ from jax import numpy as jnp
 import jaxdbg_widgets as jdw
 from jaxdbg_widgets.core import jax_registry
 from jaxdbg_widgets.core.errors import DebuggerQuit
-from tests.unit.core.parity import both
+from tests.unit.core.parity import TWO_CALL_FORM, both, needs_jax
 
 
 def _public_parameters(fn):
@@ -26,9 +26,15 @@ def _public_parameters(fn):
 @pytest.mark.parametrize(
     ("ours", "theirs"),
     [
-        (jdw.print, jax.debug.print),
-        (jdw.callback, jax.debug.callback),
-        (jdw.log, jax.debug.log),
+        pytest.param(jdw.print, jax.debug.print, marks=needs_jax("two-call form", TWO_CALL_FORM)),
+        pytest.param(
+            jdw.callback, jax.debug.callback, marks=needs_jax("two-call form", TWO_CALL_FORM)
+        ),
+        pytest.param(
+            jdw.log,
+            getattr(jax.debug, "log", None),
+            marks=needs_jax("log", hasattr(jax.debug, "log")),
+        ),
         (jdw.breakpoint, jax.debug.breakpoint),
     ],
     ids=["print", "callback", "log", "breakpoint"],
@@ -39,6 +45,7 @@ def test_signatures_extend_jax_debug(ours, theirs):
     assert set(mine) - set(jax_params) == {"vmap_method"}
 
 
+@needs_jax("OrderedDebugEffect export", hasattr(jax.debug, "OrderedDebugEffect"))
 def test_effect_types_are_jax_debugs():
     assert jdw.DebugEffect is jax.debug.DebugEffect
     assert jdw.OrderedDebugEffect is jax.debug.OrderedDebugEffect

@@ -15,6 +15,7 @@ from jaxdbg_widgets.core import formatting, sinks
 from jaxdbg_widgets.core.callbacks import jax_debug_callback
 from jaxdbg_widgets.core.primitive import bind
 from jaxdbg_widgets.core.printing import jax_debug_print
+from tests.unit.core.parity import TWO_CALL_FORM, needs_jax
 
 JAX_PRINT, JAX_CALLBACK = jax.debug.print, jax.debug.callback
 
@@ -37,7 +38,20 @@ MISUSES = {
 }
 
 
-@pytest.mark.parametrize("misuse", MISUSES.values(), ids=MISUSES.keys())
+TWO_CALL = ("second call", "two-call keywords", "two-call positionals")
+
+
+@pytest.mark.parametrize(
+    "misuse",
+    [
+        pytest.param(
+            misuse,
+            id=name,
+            marks=needs_jax("two-call form", TWO_CALL_FORM) if name.endswith(TWO_CALL) else (),
+        )
+        for name, misuse in MISUSES.items()
+    ],
+)
 def test_stand_ins_fail_with_jax_messages(misuse):
     expected = _message(lambda: misuse(JAX_PRINT, JAX_CALLBACK))
     assert _message(lambda: misuse(jax_debug_print, jax_debug_callback)) == expected

@@ -68,7 +68,7 @@ def test_ordered_rejected_under_pmap():
     expected, ours = raised(JAX_DEBUG), raised(JAXDBG)
     assert type(ours) is type(expected)
     assert str(ours) == str(expected)
-    assert "ordered effects are not supported for more than 1 device" in str(ours)
+    assert "rdered effects" in str(ours)
 
 
 def test_sharded_jit_prints_the_logical_value_once(capfd, mesh):

@@ -20,8 +20,9 @@ def test_jax_repeats_colours_where_we_do_not():
     tab20b = mpl.colormaps["tab20b"]
     for count in (2, 6, 10):
         jax_colors = list(itertools.islice(make_color_iter(tab20b, 1, count), count))
-        assert len({tuple(c) for c in jax_colors}) < count
         assert len(set(cell_colors(count))) == count
+        if len({tuple(c) for c in jax_colors}) == count:
+            pytest.skip("this JAX's sharding colours no longer repeat")
 
 
 def test_callable_and_string_returning_maps():
