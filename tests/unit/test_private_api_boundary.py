@@ -13,7 +13,9 @@ from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[2] / "jaxdbg_widgets"
 JAX_ADAPTER = PACKAGE / "core" / "_jax_internals.py"
+KERNEL_ADAPTER = PACKAGE / "_kernel_internals.py"
 KERNEL_LIBRARIES = ("IPython", "ipykernel")
+STDLIB_PRIVATE = {"_getframe"}  # sys._getframe: documented CPython API
 JAX_PRIVATE_PATH = re.compile(r"^jax\._src(\.|$)")
 
 
@@ -116,6 +118,51 @@ def test_only_the_jax_adapter_touches_jax_private_apis():
     assert offenders == {}
 
 
+def _own_names(trees: dict[Path, ast.Module]) -> set[str]:
+    """Every name the package (outside its adapters) defines, binds or assigns as an attribute."""
+    names = set()
+    for tree in trees.values():
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                names.add(node.name)
+            elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
+                names.add(node.attr)
+            elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+                names.add(node.id)
+            elif isinstance(node, ast.alias):
+                names.add(node.asname or node.name.split(".")[0])
+    return names
+
+
+def _foreign_private_reads(tree: ast.Module, own: set[str]) -> list[str]:
+    """Reads of a private attribute that is not one of ``own`` (so belongs to a library)."""
+    return [
+        f"line {node.lineno}: {ast.unparse(node)}"
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Attribute)
+        and isinstance(node.ctx, ast.Load)
+        and _is_private(node.attr)
+        and node.attr not in own
+    ]
+
+
+def test_only_the_kernel_adapter_touches_ipython_and_ipykernel_private_apis():
+    """No private IPython/ipykernel import, and no read of a private attribute the package
+    does not define itself (``kernel._parent_ident``, ``shell._showtraceback``), outside the
+    adapters."""
+    trees = _sources()
+    adapters = (JAX_ADAPTER, KERNEL_ADAPTER)
+    own = _own_names({p: t for p, t in trees.items() if p not in adapters}) | STDLIB_PRIVATE
+    offenders = {}
+    for path, tree in trees.items():
+        if path in adapters:
+            continue
+        uses = _private_uses(tree, KERNEL_LIBRARIES) + _foreign_private_reads(tree, own)
+        if uses:
+            offenders[str(path.relative_to(PACKAGE))] = uses
+    assert offenders == {}
+
+
 def test_the_checks_catch_what_they_are_for():
     """Each rule flags a sample of what it forbids and passes its allowed counterpart."""
     jax_tree = ast.parse(
@@ -127,3 +174,7 @@ def test_the_checks_catch_what_they_are_for():
     assert _private_uses(ast.parse("import jax\njax.numpy.zeros(1)"), ("jax",)) == []
     kernel_tree = ast.parse("from ipykernel.kernelbase import _private\nimport IPython\nIPython._x")
     assert len(_private_uses(kernel_tree, KERNEL_LIBRARIES)) == 2
+    reads = ast.parse("self._mine = 1\nself._mine\nshell._showtraceback(1)")
+    assert _foreign_private_reads(reads, _own_names({Path("x.py"): reads})) == [
+        "line 3: shell._showtraceback"
+    ]
