@@ -17,6 +17,9 @@ from jaxdbg_widgets.core import jax_registry
 from jaxdbg_widgets.core.errors import DebuggerQuit, original_exception
 from jaxdbg_widgets.core.frames import Frame
 
+# jax.set_mesh is JAX 0.7.1+; 0.7.0 has jax.sharding.use_mesh
+set_mesh = getattr(jax, "set_mesh", None) or jax.sharding.use_mesh
+
 
 class Recorder:
     """A debugger backend that records each session and continues."""
@@ -336,7 +339,7 @@ def test_shard_map_breakpoints_name_their_mesh_position(recorder):
 
 def test_shard_map_breakpoints_name_their_device_when_the_mesh_is_set(recorder):
     mesh, x = _sharded()
-    with jax.set_mesh(mesh):
+    with set_mesh(mesh):
         _run(_shard_mapped(lambda block: jdw.breakpoint(backend="test-recorder"), mesh), x)
     expected = [f"CPU {d.id} (i={i})" for i, d in enumerate(mesh.devices.flat)]
     assert _devices(recorder) == sorted(expected)

@@ -19,6 +19,9 @@ from jaxdbg_widgets.debugger import backend, headless, scripts
 from jaxdbg_widgets.debugger.session import Resume
 from jaxdbg_widgets.debugger.transports.capability import Tier
 
+# jax.set_mesh is JAX 0.7.1+; 0.7.0 has jax.sharding.use_mesh
+set_mesh = getattr(jax, "set_mesh", None) or jax.sharding.use_mesh
+
 TEST_BACKEND = "jaxdbg-unit-test"
 
 
@@ -287,7 +290,7 @@ def _shard_map_breakpoint_program():
 def test_shard_map_breakpoints_show_their_device_in_the_header(use_front_end):
     mesh, program, x = _shard_map_breakpoint_program()
     fe = use_front_end(FakeFrontEnd(Tier.SUBSHELL, messages=[{"type": "command", "line": "c"}] * 8))
-    with jax.set_mesh(mesh):
+    with set_mesh(mesh):
         program(x)
     jax.effects_barrier()
     threads = sorted(w.view["header"]["thread"].split(", ", 1)[1] for w in fe.displayed)
