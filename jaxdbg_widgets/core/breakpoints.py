@@ -9,10 +9,11 @@ session per batch (``batch_size=N`` passed, batched locals stacked on axis 0). U
 
 from __future__ import annotations
 
+import contextlib
 import inspect
 import math
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -31,8 +32,34 @@ from jaxdbg_widgets.core.primitive import (
     run_host,
 )
 
-debug_lock = threading.RLock()
-"""Serialises debugger sessions: breakpoints hit on several threads are served in turn."""
+
+class _OneSessionAtATime:
+    """The one lock that serialises breakpoint sessions, whichever thread hits them.
+
+    A hit on a thread that is already serving a session (an expression evaluated at a
+    breakpoint that reaches another one) is not served: waiting for itself would deadlock.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._here = threading.local()
+
+    @contextlib.contextmanager
+    def serve(self) -> Iterator[bool]:
+        """Hold the session lock; yields ``False`` (holding nothing) on a re-entered thread."""
+        if getattr(self._here, "serving", False):
+            yield False
+            return
+        with self._lock:
+            self._here.serving = True
+            try:
+                yield True
+            finally:
+                self._here.serving = False
+
+
+sessions = _OneSessionAtATime()
+"""Every breakpoint backend call goes through ``sessions.serve()``."""
 
 _BATCH_KWARGS = ("batch_size", "batch_indices")
 
@@ -90,31 +117,57 @@ def _session(
     captured: CapturedFrames,
     kwargs: dict[str, Any],
     shard: _Shard | None = None,
+    *,
+    per_element: bool = False,
 ):
+    """The host function of one breakpoint: rebuild its frames and enter the backend.
+
+    Under ``vmap`` it enters once with the whole batch stacked, or with ``per_element`` once
+    per element in order (``jax.debug.breakpoint``'s behaviour), labelled with its index.
+    """
     count = len(captured.operands)
 
     def host(values, batch: Batch | None) -> None:
-        extra: dict[str, Any] = {}
         values, indices = list(values[:count]), values[count:]
-        if shard is not None and "device" not in kwargs:
-            extra["device"] = shard.label(indices)
+        device = shard.label(indices) if shard is not None else None
         if batch is None:
-            frames = captured.rebuild(values)
-        else:
-            batch = replace(batch, batched=batch.batched[:count])
-            frames = captured.rebuild(_flatten_batch(values, batch), batch.batched)
-            extra["batch_size"] = batch.size if batch.indices is None else len(batch.indices)
+            _enter(backend_name, captured.rebuild(values), kwargs, {"device": device})
+            return
+        batch = replace(batch, batched=batch.batched[:count])
+        stacked = _flatten_batch(values, batch)
+        elements = list(range(batch.size)) if batch.indices is None else list(batch.indices)
+        if not per_element:
+            extra = {"device": device, "batch_size": len(elements)}
             if batch.indices is not None:
                 extra["batch_indices"] = batch.indices
-        backend = jax_registry.lookup(backend_name)
-        extra = {k: v for k, v in extra.items() if _accepts(backend, k)}
-        with debug_lock:
-            try:
-                backend(frames, current_thread_id(), **kwargs, **extra)
-            except SystemExit as exit_:
-                raise DebuggerQuit() from exit_
+            _enter(backend_name, captured.rebuild(stacked, batch.batched), kwargs, extra)
+            return
+        for position, element in enumerate(elements):
+            one = [
+                v[position] if flag else v for v, flag in zip(stacked, batch.batched, strict=True)
+            ]
+            label = ", ".join(part for part in (device, f"vmap element {element}") if part)
+            _enter(backend_name, captured.rebuild(one), kwargs, {"device": label})
 
     return host
+
+
+def _enter(
+    backend_name: str | None, frames: list[Any], kwargs: dict[str, Any], extra: dict[str, Any]
+) -> None:
+    """Call the backend under the session lock, passing only the ``extra`` it accepts."""
+    backend = jax_registry.lookup(backend_name)
+    extra = {
+        k: v for k, v in extra.items() if v is not None and k not in kwargs and _accepts(backend, k)
+    }
+    with sessions.serve() as serving:
+        if not serving:
+            print("jaxdbg: breakpoint hit while evaluating at a breakpoint; continuing", flush=True)
+            return
+        try:
+            backend(frames, current_thread_id(), **kwargs, **extra)
+        except SystemExit as exit_:
+            raise DebuggerQuit() from exit_
 
 
 def _check(ordered: bool, token: Any, vmap_method: str, kwargs: dict[str, Any]) -> None:
@@ -153,14 +206,58 @@ def breakpoint(
     Under ``vmap`` the default ``vmap_method="expand_dims"`` opens one session per batch;
     ``"sequential"`` opens one per element as JAX does.
     """
+    return _breakpoint(backend, filter_frames, num_frames, ordered, token, vmap_method, kwargs)
+
+
+def jax_breakpoint(
+    *,
+    backend: str | None = None,
+    filter_frames: bool = True,
+    num_frames: int | None = None,
+    ordered: bool = False,
+    token: Any = None,
+    **kwargs: Any,
+) -> Any:
+    """``jax.debug.breakpoint`` on this package's primitive, as ``%load_ext jaxdbg`` installs it.
+
+    Same signature and behaviour, one session per ``vmap`` element in order; the frames keep
+    their globals, and a hit names its device under ``shard_map`` and its ``vmap`` element.
+    """
+    return _breakpoint(
+        backend, filter_frames, num_frames, ordered, token, "expand_dims", kwargs, per_element=True
+    )
+
+
+def _breakpoint(
+    backend: str | None,
+    filter_frames: bool,
+    num_frames: int | None,
+    ordered: bool,
+    token: Any,
+    vmap_method: str,
+    kwargs: dict[str, Any],
+    *,
+    per_element: bool = False,
+) -> Any:
     _check(ordered, token, vmap_method, kwargs)
     captured = capture(filter_frames=filter_frames, num_frames=num_frames)
     shard = _shard()
-    host_fn = _session(backend, captured, kwargs, shard)
+    host_fn = _session(backend, captured, kwargs, shard, per_element=per_element)
     if token is not None:
         return _with_token(token, _operands(captured, shard), host_fn)
     bind(_operands(captured, shard), host_fn, ordered=ordered, vmap_method=vmap_method)
     return None
+
+
+def route_jax_debug_breakpoint() -> Callable[[], None]:
+    """Make ``jax.debug.breakpoint`` :func:`jax_breakpoint`; the returned undo puts JAX's back."""
+    original = jax.debug.breakpoint
+    jax.debug.breakpoint = jax_breakpoint
+
+    def undo() -> None:
+        jax.debug.breakpoint = original
+
+    return undo
 
 
 def breakpoint_if(

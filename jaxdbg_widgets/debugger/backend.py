@@ -2,7 +2,8 @@
 through the best front end this request can reach (widget clicks, typed lines, a script, or
 the headless policy).
 
-Breakpoints are served one at a time, whichever thread hits them. "Continue all" skips the
+Breakpoints are served one at a time, whichever thread hits them
+(:data:`jaxdbg_widgets.core.breakpoints.sessions`). "Continue all" skips the
 remaining breakpoints of the same run (the same notebook cell; outside a kernel, until
 :func:`new_run`), and so do quit, an interrupt or an error, since the computation stops
 anyway. Quit raises :class:`~jaxdbg_widgets.core.errors.DebuggerQuit`.
@@ -17,7 +18,7 @@ from typing import Any, Protocol
 
 from jaxdbg_widgets.core import jax_registry
 from jaxdbg_widgets.core.errors import DebuggerQuit, remember
-from jaxdbg_widgets.debugger import headless, scripts
+from jaxdbg_widgets.debugger import headless, scripts, stops
 from jaxdbg_widgets.debugger.protocol import apply_message
 from jaxdbg_widgets.debugger.session import Resume, Session
 from jaxdbg_widgets.debugger.transports.capability import Tier, current_kernel, detect_tier
@@ -54,8 +55,6 @@ class _Run:
     skip_rest: bool = False
 
 
-_serving = threading.Lock()
-_this_thread = threading.local()
 _state_lock = threading.Lock()
 _run: _Run | None = None
 _history: list[str] = []
@@ -119,16 +118,7 @@ def make_backend(front_end: Callable[[], FrontEnd] = _default_front_end) -> Call
     """A JAX debugger backend ``fn(frames, thread_id, **kwargs)`` using ``front_end``."""
 
     def backend(frames: Sequence[Any], thread_id: int | None, **kwargs: Any) -> None:
-        if getattr(_this_thread, "serving", False):
-            print("jaxdbg: breakpoint hit while evaluating at a breakpoint; continuing", flush=True)
-            return
-        run = _current_run()
-        with _serving:
-            _this_thread.serving = True
-            try:
-                _serve_hit(frames, thread_id, kwargs, run, front_end)
-            finally:
-                _this_thread.serving = False
+        _serve_hit(frames, thread_id, kwargs, _current_run(), front_end)
 
     return backend
 
@@ -159,10 +149,14 @@ def _serve_hit(
     except KeyboardInterrupt as interrupt:
         _skip_rest(run)
         error = KeyboardInterrupt(str(interrupt) or f"interrupted at {session.location}")
+        if stops.release(error, thread_id):
+            return
         remember(error)
         raise error from None
     except BaseException as error:
         _skip_rest(run)
+        if isinstance(error, DebuggerQuit) and stops.release(error, thread_id):
+            return
         remember(error)
         raise
     finally:
@@ -185,6 +179,8 @@ def _finish(session: Session, resume: Resume, run: _Run) -> None:
             f"the jaxdbg_widgets debugger was quit at {session.location}; "
             "the computation was stopped"
         )
+        if stops.release(error, session.thread_id):
+            return
         remember(error)
         raise error
 

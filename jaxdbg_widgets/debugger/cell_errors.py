@@ -6,7 +6,8 @@ shows it, through the kernel adapter (which knows how ipykernel publishes an err
 XLA reports any exception raised in a host callback as a ``JaxRuntimeError`` holding a
 formatted traceback ("CpuCallback error ..."), and JAX logs that traceback too. With the
 extension loaded the cell shows the original ``DebuggerQuit`` or ``KeyboardInterrupt`` in one
-line instead, and the log record for it is dropped.
+line instead, and the log record for it is dropped. A quit or an interrupt that ended a run on a
+worker thread (:mod:`jaxdbg_widgets.debugger.stops`) reaches the cell directly, also in one line.
 
 With JAX's NaN/Inf checks on, a ``FloatingPointError`` first opens the debugger post-mortem
 on the user frames of its traceback (:mod:`jaxdbg_widgets.debugger.post_mortem`), then is
@@ -22,7 +23,7 @@ from typing import Any
 from jaxdbg_widgets import _kernel_internals
 from jaxdbg_widgets.core._jax_internals import callback_logger_names
 from jaxdbg_widgets.core.errors import DebuggerQuit, original_exception
-from jaxdbg_widgets.debugger import backend, post_mortem
+from jaxdbg_widgets.debugger import backend, post_mortem, stops
 
 _QUIET = (DebuggerQuit, KeyboardInterrupt)
 _CALLBACK_LOGGERS = callback_logger_names()
@@ -56,6 +57,9 @@ def install(ip: Any) -> Callable[[], None]:
         original = original_exception(value) if isinstance(value, runtime_error) else None
         if isinstance(original, _QUIET):
             return _show_short(shell, original)
+        released = stops.take_shown(value)
+        if released is not None:
+            return _show_short(shell, released)
         if post_mortem.wants_post_mortem(value):
             post_mortem.debug(value, tb, backend.debugger_backend)
             return _show_short(shell, value)
@@ -64,7 +68,7 @@ def install(ip: Any) -> Callable[[], None]:
         shell.showtraceback((etype, value, tb), tb_offset=tb_offset)
         return None
 
-    ip.set_custom_exc((*previous_types, runtime_error, FloatingPointError), handler)
+    ip.set_custom_exc((*previous_types, runtime_error, FloatingPointError, *_QUIET), handler)
     log_filter = _DropDebuggerExits()
     for name in _CALLBACK_LOGGERS:
         logging.getLogger(name).addFilter(log_filter)

@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 from types import FrameType, TracebackType
 from typing import Any
 
+from jaxdbg_widgets.core import breakpoints
 from jaxdbg_widgets.core.callsite import is_internal
 from jaxdbg_widgets.core.errors import DebuggerQuit
 from jaxdbg_widgets.core.frames import Frame
@@ -84,5 +85,9 @@ def debug(
     frames = user_frames(tb)
     if not frames:
         return
-    with scripts.resumed_for(error), contextlib.suppress(DebuggerQuit, KeyboardInterrupt):
+    with (
+        scripts.resumed_for(error),
+        contextlib.suppress(DebuggerQuit, KeyboardInterrupt),
+        breakpoints.sessions.serve(),
+    ):
         backend(frames, None)

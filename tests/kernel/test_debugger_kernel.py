@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import textwrap
+import time
 from typing import Any
 
 import numpy as np
@@ -349,3 +350,72 @@ def test_nans_post_mortem_scripted_then_the_error(dbg_kernel):
     assert "jaxdbg: breakpoint at log_twice" in headless.stdout
     assert "headless policy 'continue'" in headless.stdout
     assert headless.error["ename"] == "FloatingPointError"
+
+
+COLLECTIVE = """
+import jaxdbg_widgets as jdw
+
+def with_psum(x):
+    y = x * 2
+    {breakpoint}
+    return jax.lax.psum(y, "i") + y
+
+collective = jax.jit(jax.shard_map(with_psum, mesh=mesh, in_specs=P("i"), out_specs=P("i")))
+print(float(collective(sharded).sum()))
+"""
+
+NEXT_SHARDED = "print(float(jax.jit(lambda v: (v * 2).sum())(sharded)))"
+
+
+def _stop_after_one_shard_continued(kernel: KernelSession, breakpoint: str, how: str):
+    """Continue one shard (it then waits in the psum), then quit or interrupt at the next."""
+    dbg = Debugging(kernel, COLLECTIVE.format(breakpoint=breakpoint))
+    assert "i=" in dbg.view["header"]["thread"], "the hit names its device"
+    dbg.send({"type": "command", "line": "c"}, lambda v: v["status"] == "continue")
+    dbg.next_breakpoint()
+    if how == "quit":
+        dbg.send({"type": "command", "line": "q"}, lambda v: v["status"] == "quit")
+    else:
+        kernel.interrupt()
+    return dbg.finish()
+
+
+@pytest.mark.parametrize("breakpoint", ["jax.debug.breakpoint()", "jdw.breakpoint()"])
+@pytest.mark.parametrize("how", ["quit", "interrupt"])
+def test_stopping_a_shard_before_a_collective_keeps_the_kernel(dbg_kernel, breakpoint, how):
+    result = _stop_after_one_shard_continued(dbg_kernel, breakpoint, how)
+    assert result.error is not None
+    expected = "DebuggerQuit" if how == "quit" else "KeyboardInterrupt"
+    assert result.error["ename"] == expected
+    assert len(result.error["traceback"]) == 1, "one line, as on the main thread"
+    assert "Error in callback" not in result.stderr
+    assert "failed" not in result.stderr
+    after = dbg_kernel.execute(NEXT_SHARDED, timeout=60)
+    assert after.error is None, after.error
+    assert after.stdout == "240.0\n"
+    assert dbg_kernel.manager.is_alive()
+
+
+def test_a_quit_before_a_collective_causes_no_delayed_abort(kernel):
+    """XLA aborts 40 s after a collective loses a participant: wait past that once."""
+    assert kernel.execute(SETUP).error is None
+    result = _stop_after_one_shard_continued(kernel, "jax.debug.breakpoint()", "quit")
+    assert result.error["ename"] == "DebuggerQuit"
+    time.sleep(45)
+    assert kernel.manager.is_alive()
+    assert kernel.execute(NEXT_SHARDED, timeout=60).stdout == "240.0\n"
+
+
+def test_jax_breakpoint_sees_the_notebook_globals(dbg_kernel):
+    assert dbg_kernel.execute("SCALE = 10.0\nimport numpy as np").error is None
+    code = """
+    def scaled(x):
+        jax.debug.breakpoint()
+        return x * SCALE
+    print(jax.jit(scaled)(jnp.ones(2)))
+    """
+    dbg = Debugging(dbg_kernel, code)
+    view = dbg.command("p float((x * SCALE).sum()), np.pi > 3")
+    assert view["transcript"][-1]["output"] == "(20.0, True)"
+    dbg.command("c")
+    assert dbg.finish().error is None

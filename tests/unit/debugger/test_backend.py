@@ -13,9 +13,9 @@ import numpy as np
 import pytest
 
 import jaxdbg_widgets as jdw
-from jaxdbg_widgets.core import jax_registry
+from jaxdbg_widgets.core import breakpoints, jax_registry
 from jaxdbg_widgets.core.errors import DebuggerQuit, original_exception
-from jaxdbg_widgets.debugger import backend, headless, scripts
+from jaxdbg_widgets.debugger import backend, headless, scripts, stops
 from jaxdbg_widgets.debugger.session import Resume
 from jaxdbg_widgets.debugger.transports.capability import Tier
 
@@ -449,3 +449,94 @@ def test_a_breakpoint_hit_while_evaluating_continues_instead_of_deadlocking(use_
     assert len(fe.displayed) == 1
     assert fe.displayed[0].view["transcript"][0]["output"] == "6.0"
     assert "breakpoint hit while evaluating" in capsys.readouterr().out
+
+
+def _collective_program():
+    mesh = jax.make_mesh((8,), ("i",))
+    x = jax.device_put(jnp.arange(16.0), jax.NamedSharding(mesh, jax.P("i")))
+
+    def per_shard(block):
+        jdw.breakpoint(backend=TEST_BACKEND)
+        return jax.lax.psum(block, "i")
+
+    f = jax.shard_map(per_shard, mesh=mesh, in_specs=jax.P("i"), out_specs=jax.P("i"))
+    return jax.jit(f), x
+
+
+def test_quit_on_a_worker_thread_releases_every_shard_then_raises_once(use_front_end):
+    program, x = _collective_program()
+    messages = [{"type": "command", "line": "c"}, {"type": "command", "line": "q"}]
+    fe = use_front_end(FakeFrontEnd(Tier.SUBSHELL, messages=messages))
+    with pytest.raises(DebuggerQuit, match="every shard of the run had reached its end"):
+        np.asarray(program(x))
+        jax.effects_barrier()
+    assert [w.view["status"] for w in fe.displayed] == ["continue", "quit"]
+    backend.new_run()
+    fe.send({"type": "command", "line": "ca"})
+    np.testing.assert_allclose(np.asarray(program(x * 0)), np.zeros(16))
+
+
+def test_interrupt_on_a_worker_thread_releases_the_run(use_front_end):
+    program, x = _collective_program()
+    fe = use_front_end(FakeFrontEnd(Tier.SUBSHELL))
+
+    def raising_get(self, timeout):
+        raise KeyboardInterrupt
+
+    FakeInbox.get, original_get = raising_get, FakeInbox.get
+    try:
+        result = np.asarray(program(x))
+        jax.effects_barrier()
+    finally:
+        FakeInbox.get = original_get
+    np.testing.assert_allclose(result, np.tile([56.0, 64.0], 8))
+    assert [w.view["status"] for w in fe.displayed] == ["interrupted"]
+    shown = stops.take_shown(KeyboardInterrupt())
+    assert isinstance(shown, KeyboardInterrupt) and "interrupted at per_shard" in str(shown)
+
+
+SCALE = 10.0
+
+
+@pytest.fixture
+def routed_breakpoint():
+    undo = breakpoints.route_jax_debug_breakpoint()
+    yield
+    undo()
+
+
+def test_routed_jax_breakpoint_sees_module_globals(use_front_end, routed_breakpoint):
+    def program(x):
+        jax.debug.breakpoint(backend=TEST_BACKEND)
+        return x + 1
+
+    messages = [{"type": "command", "line": "p float((x * SCALE).sum()), np.pi > 3"}]
+    fe = use_front_end(
+        FakeFrontEnd(Tier.SUBSHELL, messages=[*messages, {"type": "command", "line": "c"}])
+    )
+    jax.jit(program)(jnp.ones(2)).block_until_ready()
+    assert fe.displayed[0].view["transcript"][0]["output"] == "(20.0, True)"
+
+
+def test_routed_jax_breakpoint_enters_once_per_vmap_element_named_by_index(
+    use_front_end, routed_breakpoint
+):
+    def program(v):
+        jax.debug.breakpoint(backend=TEST_BACKEND)
+        return v * 2
+
+    line = {"type": "command", "line": "p v.tolist()"}
+    fe = use_front_end(
+        FakeFrontEnd(Tier.SUBSHELL, messages=[line, {"type": "command", "line": "c"}] * 3)
+    )
+    jax.jit(jax.vmap(program))(jnp.arange(6.0).reshape(3, 2)).block_until_ready()
+    jax.effects_barrier()
+    views = [w.view for w in fe.displayed]
+    assert [v["header"]["thread"] for v in views] == [
+        f"main thread, vmap element {i}" for i in range(3)
+    ]
+    assert [v["transcript"][0]["output"] for v in views] == [
+        "[0.0, 1.0]",
+        "[2.0, 3.0]",
+        "[4.0, 5.0]",
+    ]
