@@ -1,15 +1,21 @@
 """Exceptions of the core runtime, and how to recover a host callback's own exception.
 
 XLA turns any exception raised inside a host callback into a ``JaxRuntimeError`` whose
-message holds the formatted Python traceback. The original exception object is kept here
-(the last few only) so callers can re-raise it with its own type.
+message holds the formatted Python stack and nothing else. Each host call is therefore made
+through a frame whose file name carries a number (``<jaxdbg_widgets host call 7>``); the number
+finds its failure again, by identity rather than by the text of the message. What is kept is a
+detached copy: same type, arguments and attributes, but no traceback, cause or context, so no
+frame (and no array a frame holds) outlives the call.
 """
 
 from __future__ import annotations
 
+import collections
+import itertools
+import re
 import threading
-import traceback
-from collections import deque
+from collections.abc import Callable
+from typing import Any, NoReturn
 
 
 class DebuggerQuit(Exception):
@@ -22,35 +28,83 @@ class DebuggerQuit(Exception):
         )
 
 
-_RECENT: deque[BaseException] = deque(maxlen=32)
-_RECENT_LOCK = threading.Lock()
+_KEPT = 32
+_FAILURES: collections.OrderedDict[int, BaseException] = collections.OrderedDict()
+_LOCK = threading.Lock()
+_NUMBERS = itertools.count(1)
+_MARK = "<jaxdbg_widgets host call {}>"
+_MARK_PATTERN = re.compile(r'"<jaxdbg_widgets host call (\d+)>"')
+_TRAMPOLINE = """
+def call(*args):
+    try:
+        return fn(*args)
+    except BaseException as failure:
+        keep(number, failure)
+        raise
+"""
 
 
-def remember(exc: BaseException) -> None:
-    """Keep ``exc``, raised inside a host callback, so it can be recovered later."""
-    with _RECENT_LOCK:
-        _RECENT.append(exc)
+def detached(exc: BaseException) -> BaseException:
+    """A copy of ``exc`` that shows the same line but holds no traceback, cause or context."""
+    copy = type(exc).__new__(type(exc))
+    copy.args = exc.args
+    copy.__dict__.update(vars(exc))
+    return copy
 
 
-def _last_lines(exc: BaseException) -> set[str]:
-    """How a traceback's final line may name ``exc``: module-qualified or by class name."""
-    qualified = traceback.format_exception_only(type(exc), exc)[-1].strip()
-    message = str(exc)
-    short = f"{type(exc).__name__}: {message}" if message else type(exc).__name__
-    return {qualified, short}
+def _keep(number: int, exc: BaseException) -> None:
+    with _LOCK:
+        _FAILURES.pop(number, None)
+        _FAILURES[number] = detached(exc)
+        while len(_FAILURES) > _KEPT:
+            _FAILURES.popitem(last=False)
+
+
+def remember(exc: BaseException) -> str:
+    """Keep a detached copy of ``exc``; return the file name that finds it in a traceback."""
+    number = next(_NUMBERS)
+    _keep(number, exc)
+    return _MARK.format(number)
+
+
+def raise_findable(exc: BaseException) -> NoReturn:
+    """Raise ``exc`` from a frame that names it, for code that JAX itself calls back.
+
+    The message XLA builds lists the frames from the innermost one outward, so ``exc`` is
+    raised afresh (its own traceback dropped) from that frame.
+    """
+    namespace = {"failure": exc.with_traceback(None)}
+    try:
+        exec(compile("raise failure", remember(exc), "exec"), namespace)
+    finally:
+        namespace.clear()
+    raise AssertionError("unreachable")  # pragma: no cover - the exec above always raises
+
+
+def findable(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """``fn`` called through a frame named ``<jaxdbg_widgets host call N>``, N unique to it.
+
+    XLA's message for a failed host call lists the frames of the failure, so it names N; the
+    failure itself is kept (detached) under N for ``original_exception``.
+    """
+    number = next(_NUMBERS)
+    namespace = {"fn": fn, "keep": _keep, "number": number}
+    exec(compile(_TRAMPOLINE, _MARK.format(number), "exec"), namespace)
+    return namespace["call"]
 
 
 def original_exception(error: BaseException) -> BaseException | None:
-    """The exception a host callback raised that ``error`` (a ``JaxRuntimeError``) reports."""
-    lines = [line.strip() for line in str(error).splitlines() if line.strip()]
-    if not lines or "callback" not in str(error).lower():
+    """The exception a host callback raised that ``error`` (a ``JaxRuntimeError``) reports.
+
+    It is a fresh detached copy (see ``detached``): its type, message and attributes are the
+    original's, but it carries no traceback, so raising it keeps nothing alive here.
+    """
+    found = _MARK_PATTERN.findall(str(error))
+    if not found:
         return None
-    with _RECENT_LOCK:
-        candidates = list(_RECENT)
-    for exc in reversed(candidates):
-        if lines[-1] in _last_lines(exc):
-            return exc
-    return None
+    with _LOCK:
+        kept = _FAILURES.get(int(found[-1]))
+    return None if kept is None else detached(kept)
 
 
 def reraise_original(error: BaseException) -> None:
@@ -58,4 +112,4 @@ def reraise_original(error: BaseException) -> None:
     original = original_exception(error)
     if original is None:
         raise error
-    raise original.with_traceback(original.__traceback__) from error
+    raise original from error

@@ -23,7 +23,7 @@ from jax import numpy as jnp
 
 from jaxdbg_widgets.core import _jax_internals as jx
 from jaxdbg_widgets.core.effects import effect_for
-from jaxdbg_widgets.core.errors import DebuggerQuit, remember
+from jaxdbg_widgets.core.errors import DebuggerQuit, findable
 
 logger = logging.getLogger("jaxdbg_widgets")
 
@@ -132,11 +132,9 @@ def _select(values: list[Any], batch: Batch | None) -> tuple[list[Any], Batch | 
 def _call(host_fn: HostFn, values: list[Any], batch: Batch | None) -> None:
     try:
         host_fn(values, batch)
-    except (DebuggerQuit, KeyboardInterrupt) as stop:
-        remember(stop)
+    except (DebuggerQuit, KeyboardInterrupt):
         raise
     except BaseException as error:
-        remember(error)
         logger.warning("a debug callback raised %s: %s", type(error).__name__, error)
         raise
 
@@ -321,6 +319,7 @@ def _lowering(
         rule = partial(_on_first_auto_index, auto_axes, **params, guarded=guarded)
         return jx.lower_fun(rule)(ctx, *operands)
 
+    @findable
     def host(*flat):
         run_host(host_fn, flat, batch=batch, has_pred=has_pred, numpy_operands=numpy_operands)
         return ()

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from jaxdbg_widgets.core import jax_registry
-from jaxdbg_widgets.core.errors import DebuggerQuit, remember
+from jaxdbg_widgets.core.errors import DebuggerQuit, raise_findable
 from jaxdbg_widgets.debugger import headless, scripts, stops
 from jaxdbg_widgets.debugger.protocol import apply_message
 from jaxdbg_widgets.debugger.session import Resume, Session
@@ -151,14 +151,12 @@ def _serve_hit(
         error = KeyboardInterrupt(str(interrupt) or f"interrupted at {session.location}")
         if stops.release(error, thread_id):
             return
-        remember(error)
-        raise error from None
+        raise_findable(error)
     except BaseException as error:
         _skip_rest(run)
         if isinstance(error, DebuggerQuit) and stops.release(error, thread_id):
             return
-        remember(error)
-        raise
+        raise_findable(error)
     finally:
         session.close()
         _history[:] = session.history
@@ -181,8 +179,7 @@ def _finish(session: Session, resume: Resume, run: _Run) -> None:
         )
         if stops.release(error, session.thread_id):
             return
-        remember(error)
-        raise error
+        raise_findable(error)
 
 
 def _serve(session: Session, front_end: FrontEnd) -> Resume:

