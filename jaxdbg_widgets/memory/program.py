@@ -94,20 +94,18 @@ def _arguments(compiled: Any) -> Iterator[tuple[str, Any]]:
     args_info = jax.tree_util.tree_leaves_with_path(compiled.args_info)
     shardings = jax.tree_util.tree_leaves(compiled.input_shardings)
     for (path, info), sharding in zip(args_info, shardings, strict=False):
-        name = "args" + _args_path(path)
         donated = " (donated)" if getattr(info, "donated", False) else ""
         struct = jax.ShapeDtypeStruct(info.shape, info.dtype, sharding=sharding)
-        yield name + donated, struct
+        yield _argument_name(path) + donated, struct
 
 
-def _args_path(path: Any) -> str:
-    """``args[0]['w']`` rather than ``[0][0]['w']``: the first key only says positional."""
+def _argument_name(path: Any) -> str:
+    """``args[0]['w']`` or ``kwargs['lr']``: the first key of ``args_info`` only says which."""
     import jax
 
     keys = tuple(path)
-    if keys and isinstance(keys[0], jax.tree_util.SequenceKey) and keys[0].idx == 1:
-        return "[kwargs]" + jax.tree_util.keystr(keys[1:])
-    return jax.tree_util.keystr(keys[1:])
+    positional = not keys or getattr(keys[0], "idx", 0) == 0
+    return ("args" if positional else "kwargs") + jax.tree_util.keystr(keys[1:])
 
 
 def _outputs(compiled: Any) -> Iterator[tuple[str, Any]]:

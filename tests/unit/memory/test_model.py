@@ -179,3 +179,10 @@ def test_uneven_shards_count_their_real_size():
     memory = memory_map({"x": _Leaf((10,), GridSharding((4,)))})  # blocks 3, 3, 3, 1
     assert [d.bytes for d in memory.devices] == [12, 12, 12, 4]
     assert memory.leaves[0].shard_shape == (3,)
+
+
+def test_program_names_keyword_and_donated_arguments():
+    step = jax.jit(lambda a, *, lr: a * lr, donate_argnums=0)
+    memory = memory_map(step.lower(jnp.ones(8), lr=jnp.float32(0.1)))
+    assert [leaf.path for leaf in memory.leaves] == ["args[0] (donated)", "kwargs['lr']", "out"]
+    assert dict(memory.program.sizes)["alias"] == 32
