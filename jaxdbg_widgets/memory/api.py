@@ -22,5 +22,9 @@ def memory_map(x: Any = None, *, mesh: Any = None) -> MemoryMap:
         entries, program = program_entries(x)
         return build_memory_map(entries, source="program", mesh=mesh, program=program)
     if x is None:
-        return build_memory_map(sources.live_leaves(), source="live arrays", mesh=mesh)
+        import jax
+
+        return build_memory_map(
+            sources.live_leaves(), source="live arrays", mesh=mesh, devices=jax.local_devices()
+        )
     return build_memory_map(sources.pytree_leaves(x), source="pytree", mesh=mesh)

@@ -188,6 +188,9 @@ class MemoryMap:
     def __repr__(self) -> str:
         return f"MemoryMap({self.source}: {', '.join(self.summary())})"
 
+    def __str__(self) -> str:
+        return self.to_text()
+
     def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
         """The widget where a kernel runs (static HTML as its fallback); HTML and text elsewhere."""
         from jaxdbg_widgets.sharding.api import _in_notebook
@@ -206,10 +209,14 @@ def build_memory_map(
     mesh: Any = None,
     program: ProgramMemory | None = None,
     skipped: Iterable[tuple[str, int]] = (),
+    devices: Iterable[Any] = (),
 ) -> MemoryMap:
-    """Count every ``(path, leaf)``; leaves that hold no countable memory are counted as skipped."""
+    """Count every ``(path, leaf)``; leaves that hold no countable memory are counted as skipped.
+
+    ``devices`` are shown even when they hold nothing (e.g. every device of the process).
+    """
     with collector_paused():
-        return _build(entries, source, mesh, program, Counter(dict(skipped)))
+        return _build(entries, source, mesh, program, Counter(dict(skipped)), devices)
 
 
 def _build(
@@ -218,6 +225,7 @@ def _build(
     mesh: Any,
     program: ProgramMemory | None,
     skipped: Counter[str],
+    shown: Iterable[Any],
 ) -> MemoryMap:
     group_of: dict[Any, int] = {}
     groups: list[ShardGroup] = []
@@ -264,8 +272,9 @@ def _build(
         for device in program.devices:
             devices.setdefault(int(device.id), device)
     if mesh is not None:
-        for device in np.asarray(mesh.devices).flat:
-            devices.setdefault(int(device.id), device)
+        shown = [*shown, *np.asarray(mesh.devices).flat]
+    for device in shown:
+        devices.setdefault(int(device.id), device)
     held = _bytes_per_device(groups, group_itemsizes, devices)
     running = program.device_ids if program is not None else frozenset()
     extra = program.per_device_extra if program is not None else 0

@@ -97,6 +97,7 @@ def test_live_arrays_include_a_new_array():
     memory = memory_map()
     assert memory.source == "live arrays"
     assert any(leaf.shape == (1234,) and leaf.total_bytes == 4936 for leaf in memory.leaves)
+    assert [d.id for d in memory.devices] == list(range(8))  # empty devices are shown too
     del arr
 
 

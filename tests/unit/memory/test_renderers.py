@@ -73,6 +73,7 @@ def test_text_names_devices_leaves_and_program(params):
     assert text.splitlines()[0].startswith("memory map · pytree · 3 leaves")
     assert "mesh data=2 model=4" in text and "['embed']" in text
     assert "\x1b[" not in text
+    assert str(memory_map(params)) == text
     assert "\x1b[" in memory_map(params).to_text(use_color=True)
     lowered = jax.jit(lambda p: jax.tree.map(lambda v: v * 2, p)).lower(params)
     program_text = memory_map(lowered).to_text()
