@@ -11,6 +11,7 @@ all of them (it is linear in leaves), since the full loop takes minutes.
 
 from __future__ import annotations
 
+import dataclasses
 import gzip
 import itertools
 import math
@@ -244,7 +245,11 @@ CASES: dict[str, Callable[[], Row]] = {
 
 
 def run(cases: list[str] | None = None) -> list[Row]:
-    return [CASES[name]() for name in cases or CASES]
+    """The rows of ``cases`` (all by default), each with the command that reproduces it alone."""
+    return [
+        dataclasses.replace(CASES[name](), command=f"python -m bench.bench_memory {name}")
+        for name in cases or CASES
+    ]
 
 
 if __name__ == "__main__":
