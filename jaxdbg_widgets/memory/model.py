@@ -34,6 +34,7 @@ class ShardGroup:
 
     device_ids: tuple[int, ...]
     elements: tuple[int, ...]
+    total_elements: int
     shard_shape: tuple[int, ...]
     replication: int
     spec: str
@@ -241,9 +242,9 @@ def _build(
                 key = _group_key(sharding, shape)
                 number = group_of.get(key)
                 if number is None:
-                    number = group_of[key] = len(groups)
                     groups.append(_group(sharding, shape, devices))
                     group_itemsizes.append(0)
+                    number = group_of[key] = len(groups) - 1
             except (TypeError, ValueError, AttributeError):
                 reason = sources.BAD_LEAF
         if reason is not None:
@@ -265,7 +266,7 @@ def _build(
                 len(group.device_ids),
                 group.fully_replicated,
                 size,
-                sum(group.elements) * itemsize,
+                group.total_elements * itemsize,
             )
         )
     if program is not None:
@@ -320,7 +321,11 @@ def _group_key(sharding: Any, shape: tuple[int, ...]) -> Any:
 
 
 def _group(sharding: Any, shape: tuple[int, ...], devices: dict[int, Any]) -> ShardGroup:
-    """Elements per device and copies per shard, from one ``devices_indices_map`` call."""
+    """Elements per device and copies per shard, from one ``devices_indices_map`` call.
+
+    The devices join ``devices`` only once the whole map has been read.
+    """
+    held: dict[int, Any] = {}
     ids: list[int] = []
     elements: list[int] = []
     copies: dict[tuple[tuple[int, int], ...], int] = {}
@@ -332,13 +337,16 @@ def _group(sharding: Any, shape: tuple[int, ...], devices: dict[int, Any]) -> Sh
             count = size_of[bounds] = math.prod(stop - start for start, stop in bounds)
         copies[bounds] = copies.get(bounds, 0) + 1
         device_id = int(device.id)
-        devices.setdefault(device_id, device)
+        held.setdefault(device_id, device)
         ids.append(device_id)
         elements.append(count)
     largest = max(size_of, key=size_of.__getitem__) if size_of else ()
+    for device_id, device in held.items():
+        devices.setdefault(device_id, device)
     return ShardGroup(
         device_ids=tuple(ids),
         elements=tuple(elements),
+        total_elements=sum(elements),
         shard_shape=tuple(stop - start for start, stop in largest),
         replication=max(copies.values(), default=1),
         spec=_spec_text(sharding),

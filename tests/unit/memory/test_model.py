@@ -10,7 +10,7 @@ from jax.sharding import Mesh, NamedSharding
 from jax.sharding import PartitionSpec as P
 
 from jaxdbg_widgets.memory import memory_map
-from jaxdbg_widgets.memory.sources import DELETED, NOT_ARRAY, TRACER
+from jaxdbg_widgets.memory.sources import BAD_LEAF, DELETED, NOT_ARRAY, TRACER
 from tests.unit.sharding.mocks import GridSharding
 
 
@@ -187,3 +187,19 @@ def test_program_names_keyword_and_donated_arguments():
     memory = memory_map(step.lower(jnp.ones(8), lr=jnp.float32(0.1)))
     assert [leaf.path for leaf in memory.leaves] == ["args[0] (donated)", "kwargs['lr']", "out"]
     assert dict(memory.program.sizes)["alias"] == 32
+
+
+class _Broken:
+    devices = ()
+
+    def devices_indices_map(self, shape):
+        raise ValueError("this sharding cannot split that shape")
+
+
+def test_a_sharding_that_fails_skips_only_its_leaves(mesh):
+    broken = _Broken()
+    memory = memory_map(
+        {"a": _Leaf((3,), broken), "b": _Leaf((3,), broken), "w": _put(mesh, (8,), P())}
+    )
+    assert [leaf.path for leaf in memory.leaves] == ["['w']"]
+    assert dict(memory.skipped) == {BAD_LEAF: 2}
