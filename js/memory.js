@@ -22,6 +22,7 @@ const SORTS = [
   ["spec", null],
   ["shard", null],
   ["copies", "replication", true],
+  ["per device", "per_device", true],
   ["on all devices", "total", true],
 ];
 
@@ -109,7 +110,11 @@ function leafRow(view, index, bytes) {
     }
     const copies = element("td", "jdw-mem-num", String(leaf.replication));
     if (leaf.flagged) copies.append(element("span", "jdw-mem-warn", " ⚠ replicated"));
-    tr.append(copies, element("td", "jdw-mem-num", humanBytes(leaf.total)));
+    tr.append(
+      copies,
+      element("td", "jdw-mem-num", humanBytes(leaf.per_device)),
+      element("td", "jdw-mem-num", humanBytes(leaf.total)),
+    );
   } else {
     tr.append(
       element("td", "", leaf.shard_shape),
@@ -146,7 +151,7 @@ function render({ model, el }) {
   el.append(root);
 
   const cellNodes = [...root.querySelectorAll(".jdw-mem-cell")];
-  let sortKey = "total";
+  let sortKey = "per_device";
   let descending = true;
   let focusIndex = view.grid.cells.length ? view.grid.cells[0][2] : null;
   if (focusIndex !== null) cellNodes.find((n) => Number(n.dataset.device) === focusIndex).tabIndex = 0;

@@ -44,9 +44,7 @@ function comparePaths(a, b) {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-export const SORT_KEYS = { total: "total", path: "path", replication: "replication" };
-
-/** Leaf indices ordered by `key` (`total`, `path` or `replication`), ties by path. */
+/** Leaf indices ordered by `key` (`per_device`, `total`, `path`, `replication`), ties by path. */
 export function sortedLeaves(leaves, key, descending) {
   const order = leaves.map((_, index) => index);
   const sign = descending ? -1 : 1;

@@ -146,11 +146,22 @@ def _program(program: dict[str, Any] | None) -> str:
 
 
 def _leaves(view: dict[str, Any]) -> str:
-    leaves = sorted(view["leaves"], key=lambda leaf: (-leaf["total"], leaf["path"]))
+    leaves = sorted(
+        view["leaves"], key=lambda leaf: (-leaf["per_device"], -leaf["total"], leaf["path"])
+    )
     shown = leaves[:LEAF_ROWS]
     header = "".join(
         f"<th>{h}</th>"
-        for h in ("path", "shape", "dtype", "spec", "shard", "copies", "on all devices")
+        for h in (
+            "path",
+            "shape",
+            "dtype",
+            "spec",
+            "shard",
+            "copies",
+            "per device",
+            "on all devices",
+        )
     )
     rows = "".join(_leaf_row(leaf) for leaf in shown)
     more = (
@@ -171,6 +182,7 @@ def _leaf_row(leaf: dict[str, Any]) -> str:
         escape(leaf["spec"]),
         escape(leaf["shard_shape"]),
         f"{leaf['replication']}" + (" ⚠" if leaf["flagged"] else ""),
+        escape(human_bytes(leaf["per_device"])),
         escape(human_bytes(leaf["total"])),
     ]
     tds = "".join(

@@ -35,6 +35,7 @@ class ShardGroup:
     device_ids: tuple[int, ...]
     elements: tuple[int, ...]
     total_elements: int
+    max_elements: int
     shard_shape: tuple[int, ...]
     replication: int
     spec: str
@@ -61,6 +62,7 @@ class MemoryLeaf:
     fully_replicated: bool
     nbytes: int
     total_bytes: int
+    device_bytes: int
 
 
 @dataclass(frozen=True)
@@ -137,9 +139,7 @@ class MemoryMap:
         """Fully replicated leaves whose one copy is at least ``share`` of the fullest device."""
         floor = share * self.max_bytes
         return [
-            leaf
-            for leaf in self.leaves
-            if leaf.fully_replicated and leaf.total_bytes // leaf.device_count >= floor > 0
+            leaf for leaf in self.leaves if leaf.fully_replicated and leaf.device_bytes >= floor > 0
         ]
 
     def skipped_text(self) -> str | None:
@@ -267,6 +267,7 @@ def _build(
                 group.fully_replicated,
                 size,
                 group.total_elements * itemsize,
+                group.max_elements * itemsize,
             )
         )
     if program is not None:
@@ -347,6 +348,7 @@ def _group(sharding: Any, shape: tuple[int, ...], devices: dict[int, Any]) -> Sh
         device_ids=tuple(ids),
         elements=tuple(elements),
         total_elements=sum(elements),
+        max_elements=max(elements, default=0),
         shard_shape=tuple(stop - start for start, stop in largest),
         replication=max(copies.values(), default=1),
         spec=_spec_text(sharding),

@@ -100,14 +100,17 @@ def _leaves(view: dict[str, Any]) -> Any:
 
     from jaxdbg_widgets.memory.units import human_bytes
 
-    leaves = sorted(view["leaves"], key=lambda leaf: (-leaf["total"], leaf["path"]))
+    leaves = sorted(
+        view["leaves"], key=lambda leaf: (-leaf["per_device"], -leaf["total"], leaf["path"])
+    )
     shown = leaves[:LEAF_ROWS]
     caption = (
         f"the {len(shown)} largest of {len(leaves):,} leaves" if len(leaves) > len(shown) else None
     )
     table = rich.table.Table(caption=caption)
-    for name in ("path", "shape", "dtype", "spec", "shard", "copies", "on all devices"):
-        table.add_column(name, justify="right" if name in ("copies", "on all devices") else "left")
+    numbers = ("copies", "per device", "on all devices")
+    for name in ("path", "shape", "dtype", "spec", "shard", *numbers):
+        table.add_column(name, justify="right" if name in numbers else "left")
     for leaf in shown:
         table.add_row(
             leaf["path"],
@@ -116,6 +119,7 @@ def _leaves(view: dict[str, Any]) -> Any:
             leaf["spec"],
             leaf["shard_shape"],
             f"{leaf['replication']}" + (" !" if leaf["flagged"] else ""),
+            human_bytes(leaf["per_device"]),
             human_bytes(leaf["total"]),
             style="bold" if leaf["flagged"] else None,
         )

@@ -85,6 +85,7 @@ def _memory_view(memory: MemoryMap, color_map: str) -> dict[str, Any]:
                 "devices": leaf.device_count,
                 "bytes": leaf.nbytes,
                 "total": leaf.total_bytes,
+                "per_device": leaf.device_bytes,
                 "itemsize": leaf.itemsize,
                 "group": leaf.group,
                 "flagged": id(leaf) in flagged,

@@ -21,9 +21,9 @@ const view = {
     { set: 1, elements: [10, 0] },
   ],
   leaves: [
-    { path: "['b']", group: 0, itemsize: 4, total: 64, replication: 4 },
-    { path: "['a']", group: 0, itemsize: 2, total: 32, replication: 4 },
-    { path: "['w']", group: 1, itemsize: 4, total: 40, replication: 1 },
+    { path: "['b']", group: 0, itemsize: 4, total: 64, per_device: 16, replication: 4 },
+    { path: "['a']", group: 0, itemsize: 2, total: 32, per_device: 8, replication: 4 },
+    { path: "['w']", group: 1, itemsize: 4, total: 40, per_device: 40, replication: 1 },
   ],
 };
 
@@ -52,6 +52,7 @@ test("a device's leaves come from its groups, largest first", () => {
 
 test("leaves sort by bytes, path or replication, ties by path", () => {
   assert.deepEqual(sortedLeaves(view.leaves, "total", true), [0, 2, 1]);
+  assert.deepEqual(sortedLeaves(view.leaves, "per_device", true), [2, 0, 1]);
   assert.deepEqual(sortedLeaves(view.leaves, "path", false), [1, 0, 2]);
   assert.deepEqual(sortedLeaves(view.leaves, "replication", true), [1, 0, 2]);
 });

@@ -36,6 +36,7 @@ def test_bytes_per_device_count_every_replica(mesh):
     by_path = {leaf.path: leaf for leaf in memory.leaves}
     assert by_path["['b']"].total_bytes == 512 and by_path["['b']"].nbytes == 64
     assert by_path["['b']"].replication == 8 and by_path["['b']"].fully_replicated
+    assert by_path["['b']"].device_bytes == 64 and by_path["['w']"].device_bytes == 64
     assert by_path["['e']"].shard_shape == (4, 2) and by_path["['e']"].replication == 2
     assert by_path["['e']"].dtype == "bfloat16" and by_path["['e']"].total_bytes == 128
     assert by_path["['w']"].spec == "P('data', 'model')"
