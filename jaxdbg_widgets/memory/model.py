@@ -143,10 +143,12 @@ class MemoryMap:
         ]
 
     def skipped_text(self) -> str | None:
-        """One line counting what was not counted, e.g. ``skipped: 2 deleted or donated arrays``."""
+        """One line on what was not counted, e.g. ``skipped 3 leaves: not a device array (2), ...``."""
         if not self.skipped:
             return None
-        return "skipped: " + ", ".join(f"{n} {reason}" for reason, n in self.skipped)
+        total = sum(n for _, n in self.skipped)
+        reasons = ", ".join(f"{reason} ({n})" for reason, n in self.skipped)
+        return f"skipped {total} {'leaf' if total == 1 else 'leaves'}: {reasons}"
 
     def summary(self) -> list[str]:
         """Short phrases for a header: totals, devices, processes, imbalance."""

@@ -10,11 +10,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-DELETED = "deleted or donated arrays"
-TRACER = "tracers (abstract values inside a transformation)"
-NOT_ARRAY = "leaves that are not device arrays"
-NO_SHARDING = "shapes without a sharding"
-BAD_LEAF = "leaves whose sharding could not be read"
+DELETED = "deleted or donated"
+TRACER = "tracer (inside a transformation: map outside jit or map the lowered program)"
+NOT_ARRAY = "not a device array"
+NO_SHARDING = "shape without a sharding"
+BAD_LEAF = "sharding could not be read"
 
 
 def pytree_leaves(tree: Any) -> Iterator[tuple[str, Any]]:
