@@ -81,9 +81,15 @@ class _Shard:
     mesh: Any = None
 
     def label(self, indices: Sequence[Any]) -> str:
-        """``CPU 3 (x=3)`` when the mesh is known, else the mesh position ``x=3``."""
+        """``CPU 3 (x=3)`` when the mesh is known, else the mesh position ``x=3``.
+
+        JAX's own axis names (``pmap``'s ``_internal_pmap_axis_name``) read ``pmap index 3``.
+        """
         position = {name: int(i) for name, i in zip(self.axes, indices, strict=True)}
-        where = ", ".join(f"{name}={i}" for name, i in position.items())
+        where = ", ".join(
+            f"pmap index {i}" if name.startswith("_") else f"{name}={i}"
+            for name, i in position.items()
+        )
         if self.mesh is None:
             return where
         device = self.mesh.devices[tuple(position.get(n, 0) for n in self.mesh.axis_names)]

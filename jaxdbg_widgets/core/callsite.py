@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+import sysconfig
 from dataclasses import dataclass
 from types import FrameType
 
@@ -27,21 +28,36 @@ INTERNAL_PACKAGES = frozenset(
         "functools",
     }
 )
-_INTERNAL_FILE_PARTS = tuple(
-    f"{os.sep}{name}{os.sep}" for name in ("jax", "jaxlib", "IPython", "ipykernel", "tornado")
-)
-_FROZEN_INTERNALS = ("<frozen runpy>", "<frozen importlib._bootstrap>")
+_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def _library_dirs() -> tuple[str, ...]:
+    paths = sysconfig.get_paths()
+    dirs = {paths.get(key) for key in ("stdlib", "platstdlib", "purelib", "platlib")}
+    dirs.add(_PACKAGE_DIR)
+    return tuple(sorted(os.path.abspath(d) + os.sep for d in dirs if d))
+
+
+_LIBRARY_DIRS = _library_dirs()
+
+
+def is_internal_file(filename: str) -> bool:
+    """Whether a file belongs to Python, an installed library (site-packages) or this package.
+
+    ``ipykernel_launcher.py`` and every other installed module count, so only the user's own
+    files and notebook cells are user frames.
+    """
+    if filename.startswith("<frozen") or "importlib._bootstrap" in filename:
+        return True
+    return os.path.abspath(filename).startswith(_LIBRARY_DIRS)
 
 
 def is_internal(frame: FrameType) -> bool:
-    """Whether ``frame`` belongs to JAX, this package, IPython/ipykernel or the event loop."""
+    """Whether ``frame`` is not the user's: by its module's package, else by its file."""
     module = frame.f_globals.get("__name__") or ""
-    if module.partition(".")[0] in INTERNAL_PACKAGES:
-        return True
-    filename = frame.f_code.co_filename
-    if filename in _FROZEN_INTERNALS:
-        return True
-    return "site-packages" in filename and any(part in filename for part in _INTERNAL_FILE_PARTS)
+    return module.partition(".")[0] in INTERNAL_PACKAGES or is_internal_file(
+        frame.f_code.co_filename
+    )
 
 
 @dataclass(frozen=True)
@@ -57,11 +73,10 @@ UNKNOWN = CallSite("(unknown file)", 0, "(unknown)")
 
 
 def user_call_site() -> CallSite:
-    """The innermost frame outside JAX and this package (trace-time provenance)."""
+    """The innermost frame that :func:`is_internal` calls the user's (trace-time provenance)."""
     frame = sys._getframe(1)
     while frame is not None:
-        module = frame.f_globals.get("__name__") or ""
-        if module.partition(".")[0] not in ("jax", "jaxlib", "jaxdbg_widgets"):
+        if not is_internal(frame):
             return CallSite(frame.f_code.co_filename, frame.f_lineno, frame.f_code.co_name)
         frame = frame.f_back
     return UNKNOWN

@@ -11,7 +11,7 @@ from __future__ import annotations
 import inspect
 import linecache
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from types import FrameType
 from typing import Any
@@ -38,7 +38,23 @@ class Frame:
     offset: int | None
     function: str
     internal: bool
-    batched: frozenset[str] = field(default_factory=frozenset)
+    batched: Mapping[str, BatchedLeaves] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class BatchedLeaves:
+    """Which leaves of a local's pytree carry the ``vmap`` batch on their axis 0."""
+
+    treedef: Any
+    flags: tuple[bool, ...]
+
+    def element(self, value: Any, index: int) -> Any:
+        """``value`` with each batched leaf narrowed to element ``index``; other leaves kept."""
+        leaves = self.treedef.flatten_up_to(value)
+        narrowed = [
+            leaf[index] if flag else leaf for leaf, flag in zip(leaves, self.flags, strict=True)
+        ]
+        return jax.tree_util.tree_unflatten(self.treedef, narrowed)
 
 
 @dataclass(frozen=True)
@@ -62,8 +78,8 @@ class CapturedFrames:
     def rebuild(self, values: Sequence[Any], batched: Sequence[bool] = ()) -> list[Frame]:
         """Frames with runtime ``values`` in place of the tracers, innermost first.
 
-        ``batched`` flags the values carrying a leading batch axis; the names of locals that
-        hold one are recorded in each frame's ``batched``.
+        ``batched`` flags the values carrying a leading batch axis; each frame's ``batched``
+        maps the locals holding one to which of their leaves do.
         """
         runtime = iter(values)
         flags = iter(batched) if batched else None
@@ -73,18 +89,16 @@ class CapturedFrames:
                 rebuilt.append(frame)
                 continue
             local_values = dict(frame.locals)
-            batched_names = set()
+            batched_locals = {}
             for staged in staged_locals:
-                leaves = []
+                leaves, leaf_flags = [], []
                 for leaf, is_staged in zip(staged.leaves, staged.staged, strict=True):
-                    if not is_staged:
-                        leaves.append(leaf)
-                        continue
-                    leaves.append(next(runtime))
-                    if flags is not None and next(flags):
-                        batched_names.add(staged.name)
+                    leaves.append(next(runtime) if is_staged else leaf)
+                    leaf_flags.append(is_staged and flags is not None and bool(next(flags)))
                 local_values[staged.name] = jax.tree_util.tree_unflatten(staged.treedef, leaves)
-            rebuilt.append(replace(frame, locals=local_values, batched=frozenset(batched_names)))
+                if any(leaf_flags):
+                    batched_locals[staged.name] = BatchedLeaves(staged.treedef, tuple(leaf_flags))
+            rebuilt.append(replace(frame, locals=local_values, batched=batched_locals))
         return rebuilt
 
 
@@ -112,43 +126,47 @@ def _staged_local(name: str, value: Any) -> _StagedLocal | None:
     return _StagedLocal(name, treedef, tuple(leaves), staged)
 
 
-def _source(frame: FrameType) -> tuple[list[str], int | None]:
-    """The enclosing block's source lines and the 0-based offset of the current line."""
+def _source(frame: FrameType, lineno: int) -> tuple[list[str], int | None]:
+    """The enclosing block's source lines and the 0-based offset of ``lineno``."""
     try:
         lines, start = inspect.getsourcelines(frame)
     except (OSError, TypeError):
         return [], None
     source = "".join(lines).split("\n")
-    offset = frame.f_lineno - max(start, 1)
+    offset = lineno - max(start, 1)
     if not 0 <= offset < len(source):
         return [], None
     return source, offset
 
 
-def _frame(frame: FrameType, internal: bool) -> tuple[Frame, tuple[_StagedLocal, ...]]:
+def snapshot(frame: FrameType, *, lineno: int | None = None, internal: bool = False) -> Frame:
+    """One live frame as a :class:`Frame`: its source, its locals and its globals by reference.
+
+    ``lineno`` is the line to show (a traceback's, for post-mortem), else the frame's own.
+    """
+    lineno = frame.f_lineno if lineno is None else lineno
     module_level = frame.f_locals is frame.f_globals
-    local_values = frame.f_globals if module_level else dict(frame.f_locals)
-    staged = ()
-    if not module_level:
-        staged = tuple(
-            s
-            for s in (_staged_local(name, value) for name, value in local_values.items())
-            if s is not None
-        )
-    source, offset = _source(frame)
-    line = linecache.getline(frame.f_code.co_filename, frame.f_lineno, frame.f_globals)
-    captured = Frame(
+    source, offset = _source(frame, lineno)
+    line = linecache.getline(frame.f_code.co_filename, lineno, frame.f_globals)
+    return Frame(
         filename=frame.f_code.co_filename,
-        locals=local_values,
+        locals=frame.f_globals if module_level else dict(frame.f_locals),
         globals=frame.f_globals,
         code_context=[line] if line else None,
         source=source,
-        lineno=frame.f_lineno,
+        lineno=lineno,
         offset=offset,
         function=frame.f_code.co_name,
         internal=internal,
     )
-    return captured, staged
+
+
+def _frame(frame: FrameType, internal: bool) -> tuple[Frame, tuple[_StagedLocal, ...]]:
+    captured = snapshot(frame, internal=internal)
+    if captured.locals is captured.globals:
+        return captured, ()
+    staged = (_staged_local(name, value) for name, value in captured.locals.items())
+    return captured, tuple(s for s in staged if s is not None)
 
 
 def _caller_frames(start: FrameType | None) -> list[FrameType]:

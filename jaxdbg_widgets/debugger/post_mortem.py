@@ -10,17 +10,15 @@ headless policy), then the cell shows the error in one line.
 from __future__ import annotations
 
 import contextlib
-import inspect
-import linecache
 import traceback
 from collections.abc import Callable, Sequence
-from types import FrameType, TracebackType
+from types import TracebackType
 from typing import Any
 
 from jaxdbg_widgets.core import breakpoints
 from jaxdbg_widgets.core.callsite import is_internal
 from jaxdbg_widgets.core.errors import DebuggerQuit
-from jaxdbg_widgets.core.frames import Frame
+from jaxdbg_widgets.core.frames import Frame, snapshot
 from jaxdbg_widgets.debugger import scripts
 
 
@@ -39,38 +37,10 @@ def wants_post_mortem(value: BaseException) -> bool:
 def user_frames(tb: TracebackType | None) -> list[Frame]:
     """The user frames of a traceback, innermost first, as core's :class:`Frame`."""
     return [
-        _frame(frame, lineno)
+        snapshot(frame, lineno=lineno)
         for frame, lineno in reversed(list(traceback.walk_tb(tb)))
         if not is_internal(frame)
     ]
-
-
-def _frame(frame: FrameType, lineno: int) -> Frame:
-    module_level = frame.f_locals is frame.f_globals
-    source, offset = _source(frame, lineno)
-    line = linecache.getline(frame.f_code.co_filename, lineno, frame.f_globals)
-    return Frame(
-        filename=frame.f_code.co_filename,
-        locals=frame.f_globals if module_level else dict(frame.f_locals),
-        globals=frame.f_globals,
-        code_context=[line] if line else None,
-        source=source,
-        lineno=lineno,
-        offset=offset,
-        function=frame.f_code.co_name,
-        internal=False,
-    )
-
-
-def _source(frame: FrameType, lineno: int) -> tuple[list[str], int | None]:
-    """The enclosing block's source lines and the 0-based offset of ``lineno``."""
-    try:
-        lines, start = inspect.getsourcelines(frame)
-    except (OSError, TypeError):
-        return [], None
-    source = "".join(lines).split("\n")
-    offset = lineno - max(start, 1)
-    return (source, offset) if 0 <= offset < len(source) else ([], None)
 
 
 def debug(

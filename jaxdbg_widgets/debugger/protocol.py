@@ -19,7 +19,17 @@ def apply_message(session: Session, content: Any) -> None:
     try:
         _apply(session, content)
     except (TypeError, ValueError, KeyError) as err:
-        session.note(f"<message {short_repr(content)}>", f"*** {err}", error=True)
+        session.note(_action(content), f"*** {err}", error=True)
+
+
+def _action(content: Any) -> str:
+    """The failed message as the user's action: ``b 7`` for a batch pick, else the message."""
+    if isinstance(content, dict) and content.get("type") in _ACTIONS:
+        return f"{_ACTIONS[content['type']]} {short_repr(content.get('index'))}"
+    return f"<message {short_repr(content)}>"
+
+
+_ACTIONS = {"batch": "b", "frame": "frame"}
 
 
 def _apply(session: Session, content: Any) -> None:

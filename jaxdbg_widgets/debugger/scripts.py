@@ -3,6 +3,11 @@
 ``with script(["p x", "u", "pp y", "c"]):`` answers the breakpoints hit inside the block with
 those commands, in order, across breakpoints; ``%jaxdbg script p x; c`` queues commands for the
 next breakpoints until they are used up. A breakpoint that finds no command left continues.
+
+A ``with script`` block belongs to the thread that opened it: threads each inside their own
+block answer only their own breakpoints. A breakpoint on an XLA worker thread (a shard of a
+multi-device computation, which opens no block itself) is answered by the main thread's block,
+where notebook cells and scripts run.
 """
 
 from __future__ import annotations
@@ -13,9 +18,10 @@ from collections import deque
 from collections.abc import Iterable, Iterator
 
 _lock = threading.Lock()
-_scoped: list[Script] = []
+_scoped: dict[int, list[Script]] = {}
+"""Each thread's open ``with script`` blocks, innermost last."""
 _queued: Script | None = None
-_unwound: tuple[BaseException, Script] | None = None
+_unwound: dict[int, tuple[BaseException, Script]] = {}
 
 
 class Script:
@@ -57,41 +63,52 @@ def parse_commands(commands: str | Iterable[str]) -> list[str]:
 def script(commands: str | Iterable[str]) -> Iterator[Script]:
     """Answer the breakpoints hit inside this block with ``commands`` and print their transcript."""
     active = Script(commands)
-    with _lock:
-        _scoped.append(active)
+    _push(active)
     try:
         yield active
     except BaseException as error:
         _remember_unwound(error, active)
         raise
     finally:
-        with _lock:
-            _scoped.remove(active)
+        _pop(active)
+
+
+def _push(active: Script) -> None:
+    with _lock:
+        _scoped.setdefault(threading.get_ident(), []).append(active)
+
+
+def _pop(active: Script) -> None:
+    thread = threading.get_ident()
+    with _lock:
+        blocks = _scoped[thread]
+        blocks.remove(active)
+        if not blocks:
+            del _scoped[thread]
 
 
 def _remember_unwound(error: BaseException, unwound: Script) -> None:
-    global _unwound
+    thread = threading.get_ident()
     with _lock:
-        _unwound = (error, unwound) if unwound._pending else None
+        if unwound._pending:
+            _unwound[thread] = (error, unwound)
+        else:
+            _unwound.pop(thread, None)
 
 
 @contextlib.contextmanager
 def resumed_for(error: BaseException) -> Iterator[None]:
     """Let the script whose block ``error`` left answer again, for a post-mortem on ``error``."""
-    global _unwound
     with _lock:
-        script_for_error = _unwound[1] if _unwound and _unwound[0] is error else None
-        _unwound = None
-    if script_for_error is None:
+        unwound = _unwound.pop(threading.get_ident(), None)
+    if unwound is None or unwound[0] is not error:
         yield
         return
-    with _lock:
-        _scoped.append(script_for_error)
+    _push(unwound[1])
     try:
         yield
     finally:
-        with _lock:
-            _scoped.remove(script_for_error)
+        _pop(unwound[1])
 
 
 def queue(commands: str | Iterable[str]) -> Script:
@@ -117,8 +134,10 @@ def queued() -> Script | None:
 
 
 def active() -> Script | None:
-    """The script answering the next breakpoint: the innermost ``with script(...)``, else the queue."""
+    """The script answering a breakpoint on this thread: its innermost ``with script(...)``
+    (the main thread's on a thread with none), else the queue."""
     with _lock:
-        if _scoped:
-            return _scoped[-1]
+        blocks = _scoped.get(threading.get_ident()) or _scoped.get(threading.main_thread().ident)
+        if blocks:
+            return blocks[-1]
     return queued()

@@ -13,11 +13,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from jaxdbg_widgets.debugger.frames import FrameView, display_filename, view_frame
+from jaxdbg_widgets.debugger.frame_view import FrameView, display_filename, view_frame
 from jaxdbg_widgets.debugger.values import describe_error, safe_repr
 
 HISTORY_LIMIT = 200
 TRANSCRIPT_LIMIT = 200
+_EVALUATION_ERRORS = BaseException
+"""What an evaluated line may raise and the session shows as an error: even ``SystemExit`` or
+an interrupt inside ``p`` ends the expression, never the session and its transcript."""
 
 
 class Resume(str, enum.Enum):
@@ -135,7 +138,9 @@ class Session:
         if self.batch_size is None or not frame.batched:
             return dict(frame.locals)
         return {
-            name: _batch_element(value, self.batch_index) if name in frame.batched else value
+            name: _batch_element(value, frame.batched[name], self.batch_index)
+            if name in frame.batched
+            else value
             for name, value in frame.locals.items()
         }
 
@@ -160,7 +165,7 @@ class Session:
         command = _COMMANDS.get(name)
         try:
             result = command.run(self, arg) if command else _print_value(self, line)
-        except Exception as err:
+        except _EVALUATION_ERRORS as err:
             result = Entry(line, f"*** {describe_error(err)}", error=True)
         entry = result if isinstance(result, Entry) else Entry(line, result)
         if entry.command != line:
@@ -212,9 +217,14 @@ class Session:
         del self.transcript[:-TRANSCRIPT_LIMIT]
 
 
-def _batch_element(value: Any, index: int) -> Any:
+def _batch_element(value: Any, leaves: Any, index: int) -> Any:
+    """Element ``index`` of a batched local: each batched pytree leaf narrowed, nothing else.
+
+    ``leaves`` says which leaves are batched (core's ``BatchedLeaves``); without it the value
+    itself is the batched array.
+    """
     try:
-        return value[index]
+        return value[index] if leaves is None else leaves.element(value, index)
     except Exception:
         return value
 
@@ -234,7 +244,7 @@ def _print_value(session: Session, expression: str, *, pretty: bool = False) -> 
         return Entry("", "*** SyntaxError: an expression is needed", error=True)
     try:
         value = session.evaluate(expression)
-    except Exception as err:
+    except _EVALUATION_ERRORS as err:
         return Entry("", f"*** {describe_error(err)}", error=True)
     return Entry("", safe_repr(value, pretty=pretty))
 

@@ -1,7 +1,9 @@
 """A self-contained, read-only HTML rendering of a debugger view state.
 
 It travels in the widget's output bundle as ``text/html``, so a saved notebook or an
-nbconvert export still shows where the breakpoint was and what was evaluated there.
+nbconvert export still shows where the breakpoint was and what was evaluated there. It stays
+compact: a frame step (``u``/``d``) keeps only the line saying where it went, and the locals
+table is left-aligned whatever the notebook's own table style.
 """
 
 from __future__ import annotations
@@ -24,7 +26,12 @@ _BOX = (
     "border:1px solid var(--jp-border-color2,#ccc);border-radius:4px;padding:6px 8px;"
     "color:var(--jp-content-font-color1,inherit);background:var(--jp-layout-color1,transparent)"
 )
-_PRE = "margin:2px 0 6px 0;white-space:pre-wrap;word-break:break-all"
+_PRE = "margin:2px 0 6px 0;white-space:pre-wrap;overflow-wrap:anywhere"
+_TABLE = "border-collapse:collapse;margin:4px 0;table-layout:auto;width:auto"
+_CELL = "text-align:left;vertical-align:top;padding:1px 12px 1px 0;white-space:nowrap"
+_VALUE = (
+    "text-align:left;vertical-align:top;padding:1px 0;white-space:pre-wrap;overflow-wrap:anywhere"
+)
 _ERROR = "color:var(--jp-error-color1,#d32f2f)"
 _MUTED = "color:var(--jp-content-font-color2,#666)"
 
@@ -72,12 +79,27 @@ def _locals(view: dict[str, Any]) -> str:
     if not rows:
         return ""
     body = "".join(
-        f'<tr><td>{escape(row["name"])}</td><td style="{_MUTED}">{escape(row["type"])}</td>'
-        f"<td>{escape(format_summary(row['summary']) if 'summary' in row else row.get('repr', ''))}"
+        f'<tr><td style="{_CELL}">{escape(row["name"])}</td>'
+        f'<td style="{_CELL};{_MUTED}">{escape(row["type"])}</td>'
+        f'<td style="{_VALUE}">'
+        f"{escape(format_summary(row['summary']) if 'summary' in row else row.get('repr', ''))}"
         "</td></tr>"
         for row in rows
     )
-    return f'<table style="border-collapse:collapse;margin:4px 0">{body}</table>'
+    return f'<table style="{_TABLE}">{body}</table>'
+
+
+_STEPS = frozenset({"u", "up", "d", "down"})
+
+
+def _shown_output(entry: dict[str, Any]) -> str:
+    """The output kept in the saved transcript: a frame step keeps only where it went."""
+    output = entry["output"]
+    if entry["command"].strip() not in _STEPS:
+        return output
+    lines = output.split("\n")
+    end = next((i for i, line in enumerate(lines) if line.startswith("> ")), len(lines) - 1)
+    return "\n".join(lines[: end + 1])
 
 
 def _transcript(view: dict[str, Any]) -> str:
@@ -87,7 +109,8 @@ def _transcript(view: dict[str, Any]) -> str:
     parts = []
     for entry in entries:
         parts.append(f"<div>(jdb) {escape(entry['command'])}</div>")
-        if entry["output"]:
+        output = _shown_output(entry)
+        if output:
             style = f"{_PRE};{_ERROR}" if entry["error"] else _PRE
-            parts.append(f'<pre style="{style}">{escape(entry["output"])}</pre>')
+            parts.append(f'<pre style="{style}">{escape(output)}</pre>')
     return "".join(parts)

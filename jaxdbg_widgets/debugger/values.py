@@ -7,14 +7,18 @@ to any front end (widget, text, JSON) without keeping the values alive.
 from __future__ import annotations
 
 import pprint
+import re
 import reprlib
 from typing import Any
 
+import ml_dtypes
 import numpy as np
 
 RESULT_LIMIT = 4_000
 CELL_LIMIT = 160
 PREVIEW_ITEMS = 6
+
+_NOTE = re.compile(r"\.\.\. \[([\d,]+) more characters\]\Z")
 
 _short_repr = reprlib.Repr()
 _short_repr.maxlevel = 3
@@ -23,11 +27,27 @@ _short_repr.maxstring = _short_repr.maxother = CELL_LIMIT
 
 
 def truncate(text: str, limit: int) -> str:
-    """Cut ``text`` to at most ``limit`` characters, saying how much was left out."""
+    """Cut ``text`` to at most ``limit`` characters, saying exactly how many were left out.
+
+    The cut falls after a space, comma or line break when one is near, so numbers stay whole;
+    cutting an already cut text again counts what both cuts left out.
+    """
     if len(text) <= limit:
         return text
-    note = f"... [{len(text) - limit:,} more characters]"
-    return text[: max(0, limit - len(note))] + note
+    earlier = _NOTE.search(text)
+    left_out = 0
+    if earlier is not None:
+        text, left_out = text[: earlier.start()], int(earlier.group(1).replace(",", ""))
+    total = len(text) + left_out
+    room = max(0, limit - len(_note(total)))
+    room = max(0, limit - len(_note(total - room)))
+    boundary = max(text.rfind(sep, 0, room + 1) for sep in (" ", ",", "\n"))
+    keep = boundary + 1 if boundary >= room // 2 else room
+    return text[:keep] + _note(total - keep)
+
+
+def _note(left_out: int) -> str:
+    return f"... [{left_out:,} more characters]"
 
 
 def describe_error(error: BaseException) -> str:
@@ -58,11 +78,14 @@ def short_repr(value: Any) -> str:
     return truncate(" ".join(text.split()), CELL_LIMIT)
 
 
+_SHORT_NAMES = {"ArrayImpl": "Array"}
+"""Implementation classes shown by the name users know them by."""
+
+
 def type_name(value: Any) -> str:
-    """The value's class name, qualified by module for non-builtins (``jaxlib...ArrayImpl``)."""
-    cls = type(value)
-    module = getattr(cls, "__module__", "")
-    return cls.__qualname__ if module == "builtins" else f"{module}.{cls.__qualname__}"
+    """The value's short class name (``Array``, ``ndarray``, ``dict``), readable in a narrow table."""
+    name = type(value).__qualname__
+    return _SHORT_NAMES.get(name, name)
 
 
 def is_array(value: Any) -> bool:
@@ -95,10 +118,22 @@ def _shape_of(value: Any) -> list[int] | None:
         return None
 
 
+def _numeric(dtype: np.dtype) -> bool:
+    """Numbers and booleans, including ``ml_dtypes``' bfloat16, float8 and int4 (kind ``V``)."""
+    if np.issubdtype(dtype, np.number) or np.issubdtype(dtype, np.bool_):
+        return True
+    for info in (ml_dtypes.finfo, ml_dtypes.iinfo):
+        try:
+            info(dtype)
+        except (TypeError, ValueError):
+            continue
+        return True
+    return False
+
+
 def _statistics(data: np.ndarray) -> dict[str, Any]:
-    if data.size == 0 or not (
-        np.issubdtype(data.dtype, np.number) or np.issubdtype(data.dtype, np.bool_)
-    ):
+    """Min, max, mean, std of the finite values and NaN/Inf counts, computed in float64."""
+    if data.size == 0 or not _numeric(data.dtype):
         return {}
     if np.issubdtype(data.dtype, np.complexfloating):
         return {"nan": int(np.isnan(data).sum()), "inf": int(np.isinf(data).sum())}

@@ -11,10 +11,11 @@ import json
 import types
 from typing import Any
 
-from jaxdbg_widgets.debugger.frames import FrameView, display_filename
+from jaxdbg_widgets.debugger.frame_view import FrameView, display_filename
 from jaxdbg_widgets.debugger.highlight import highlight_lines
 from jaxdbg_widgets.debugger.session import Session
 from jaxdbg_widgets.debugger.values import (
+    RESULT_LIMIT,
     array_summary,
     is_array,
     short_repr,
@@ -28,7 +29,7 @@ SOURCE_LINE_LIMIT = 240
 LOCALS_LIMIT = 80
 HISTORY_SHOWN = 50
 TRANSCRIPT_SHOWN = 40
-OUTPUT_SHOWN = 2_000
+OUTPUT_SHOWN = RESULT_LIMIT
 _HIDDEN_NAMES = frozenset({"In", "Out", "exit", "quit", "get_ipython"})
 
 

@@ -61,9 +61,10 @@ def _script(args: list[str]) -> None:
         scripts.clear_queue()
         print("script: cleared")
         return
-    queued = scripts.queue(" ".join(args))
-    if not queued.remaining:
+    commands = scripts.parse_commands(" ".join(args))
+    if not commands:
         raise UsageError("script needs jdb commands separated by ';'")
+    queued = scripts.queue(commands)
     print(f"script: {len(queued.remaining)} command(s) queued for the next breakpoints")
 
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from jaxdbg_widgets.debugger import headless
+from jaxdbg_widgets.debugger import headless, scripts
 from jaxdbg_widgets.notebook import commands
 from jaxdbg_widgets.notebook.status import summarize_devices
 
@@ -85,3 +85,13 @@ def test_devices_are_grouped_by_platform_and_process():
     assert (
         summarize_devices(names) == "9: CPU 0-3 (process 0); CPU 4-7 (process 1); TPU 9 (process 1)"
     )
+
+
+def test_a_failed_script_line_leaves_the_queued_script_alone(capsys):
+    commands.run("script p x; c")
+    try:
+        with pytest.raises(commands.UsageError):
+            commands.run("script ; ;")
+        assert scripts.queued().remaining == ["p x", "c"]
+    finally:
+        scripts.clear_queue()

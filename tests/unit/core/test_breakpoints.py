@@ -174,7 +174,7 @@ def test_breakpoint_under_vmap_opens_one_session_per_batch(recorder):
     _run(jax.vmap(_stopped_at), jnp.arange(4.0))
     ((frames, _, kwargs),) = recorder.sessions
     assert kwargs == {"batch_size": 4}
-    assert frames[0].batched == frozenset({"x", "y"})
+    assert set(frames[0].batched) == {"x", "y"}
     np.testing.assert_array_equal(frames[0].locals["y"], np.arange(4.0) * 2)
 
 

@@ -540,3 +540,19 @@ def test_routed_jax_breakpoint_enters_once_per_vmap_element_named_by_index(
         "[2.0, 3.0]",
         "[4.0, 5.0]",
     ]
+
+
+def test_pmap_breakpoints_name_their_index_not_jax_internal_axis():
+    seen = []
+    undo = jax_registry.register("pmap-labels", lambda frames, tid, **kw: seen.append(kw), -100)
+    try:
+
+        def per_device(x):
+            jdw.breakpoint(backend="pmap-labels")
+            return x
+
+        jax.pmap(per_device)(jnp.arange(8.0))
+        jax.effects_barrier()
+    finally:
+        undo()
+    assert sorted(kw["device"] for kw in seen) == [f"pmap index {i}" for i in range(8)]

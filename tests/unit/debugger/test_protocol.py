@@ -40,3 +40,11 @@ def test_bad_messages_become_errors_and_never_end_the_session(frames, message):
     assert session.transcript[-1].error
     assert session.resume is None
     assert session.selected == 0
+
+
+def test_an_out_of_range_batch_pick_shows_the_action_then_the_error(frames):
+    session = Session(frames, batch_size=3)
+    apply_message(session, {"type": "batch", "index": 7})
+    entry = session.transcript[-1]
+    assert entry.command == "b 7"
+    assert entry.error and entry.output == "*** batch index must be an integer in [0, 2]"

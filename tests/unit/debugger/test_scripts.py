@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import threading
+import time
+
 import pytest
 
 from jaxdbg_widgets.debugger import scripts
@@ -48,3 +51,35 @@ def test_a_scoped_script_beats_the_queue():
     scripts.queue("c")
     with scripts.script("q") as scoped:
         assert scripts.active() is scoped
+
+
+def test_each_thread_runs_only_its_own_script():
+    """8 threads, each inside its own block, answer their own breakpoints (on their thread)."""
+    start = threading.Barrier(8)
+    answered: dict[int, list[str]] = {}
+
+    def work(n: int) -> None:
+        with scripts.script([f"p {n}", f"p {n} * 10", "c"]):
+            start.wait()
+            commands = []
+            while (command := scripts.active().next_command()) is not None:
+                commands.append(command)
+                time.sleep(0.001)
+            answered[n] = commands
+
+    threads = [threading.Thread(target=work, args=(n,)) for n in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+    assert answered == {n: [f"p {n}", f"p {n} * 10", "c"] for n in range(8)}
+    assert scripts.active() is None
+
+
+def test_a_worker_thread_with_no_block_is_answered_by_the_main_threads():
+    found = []
+    with scripts.script(["p 1"]) as main_script:
+        worker = threading.Thread(target=lambda: found.append(scripts.active()))
+        worker.start()
+        worker.join()
+    assert found == [main_script]

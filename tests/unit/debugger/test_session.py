@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
+import dataclasses
 import gc
+import os
+import sysconfig
 import weakref
+from typing import Any
 
+import jax
+import jax.numpy as jnp
 import numpy as np
 import pytest
 
-from jaxdbg_widgets.debugger.frames import view_frame
+import jaxdbg_widgets as jdw
+from jaxdbg_widgets.core import jax_registry
+from jaxdbg_widgets.debugger.frame_view import view_frame
 from jaxdbg_widgets.debugger.session import Resume, Session
 from jaxdbg_widgets.debugger.values import RESULT_LIMIT
 
@@ -301,3 +309,86 @@ def test_function_name_skips_nested_definitions_above_the_line():
     ]
     frame = view_frame(JaxLikeFrame("/work/x.py", {}, {}, "", source, 6, 5))
     assert frame.function == "run_all"
+
+
+@dataclasses.dataclass
+class _Pair:
+    a: Any
+    b: Any
+
+
+jax.tree_util.register_dataclass(_Pair, data_fields=["a", "b"], meta_fields=[])
+
+
+def _vmapped_session() -> Session:
+    """A session on a vmap breakpoint whose locals are pytrees mixing batched and fixed leaves."""
+    hits = []
+    undo = jax_registry.register(
+        "narrow", lambda frames, tid, **kw: hits.append((frames, kw)), -100
+    )
+    try:
+
+        def per_row(v):
+            fixed = jnp.arange(2.0)
+            t = (v, fixed, 7)
+            xs = [fixed, v * 10]
+            d = {"row": v, "fixed": fixed, "name": "n"}
+            pair = _Pair(v + 1, fixed)
+            jdw.breakpoint(backend="narrow")
+            return t[:2], xs, d["row"], pair
+
+        jax.vmap(per_row)(jnp.arange(6.0).reshape(3, 2))
+        jax.effects_barrier()
+    finally:
+        undo()
+    ((frames, kw),) = hits
+    return Session(frames, batch_size=kw["batch_size"])
+
+
+def test_b_narrows_every_batched_pytree_leaf_and_only_those():
+    session = _vmapped_session()
+    assert session.run("b 1").output == "batch index 1 of 3"
+    assert (
+        session.run("p t[0].tolist(), t[1].tolist(), t[2]").output == "([2.0, 3.0], [0.0, 1.0], 7)"
+    )
+    assert session.run("p [x.tolist() for x in xs]").output == "[[0.0, 1.0], [20.0, 30.0]]"
+    assert session.run("p d['row'].tolist(), d['fixed'].tolist(), d['name']").output == (
+        "([2.0, 3.0], [0.0, 1.0], 'n')"
+    )
+    assert session.run("p pair.a.tolist(), pair.b.tolist()").output == "([3.0, 4.0], [0.0, 1.0])"
+    shown = {name: value for name, value in session.frame_locals().items()}
+    assert shown["d"]["row"].tolist() == [2.0, 3.0] and shown["pair"].a.tolist() == [3.0, 4.0]
+    assert set(session.frame.batched) == {"v", "t", "xs", "d", "pair"}
+
+
+@pytest.mark.parametrize(
+    "expression",
+    [
+        "exit()",
+        "quit()",
+        "(_ for _ in ()).throw(SystemExit(3))",
+        "(_ for _ in ()).throw(KeyboardInterrupt())",
+    ],
+)
+def test_an_expression_that_exits_keeps_the_session_and_its_transcript(frames, expression):
+    session = Session(frames)
+    session.run("p y")
+    entry = session.run(f"p {expression}")
+    assert entry.error and entry.output.startswith("*** ")
+    assert session.resume is None
+    assert [e.command for e in session.transcript] == ["p y", f"p {expression}"]
+    assert session.run("p y + 1").output == "7.0"
+
+
+def test_library_files_and_the_kernel_launcher_are_internal_frames():
+    launcher = os.path.join(sysconfig.get_paths()["purelib"], "ipykernel_launcher.py")
+    library = os.path.join(sysconfig.get_paths()["purelib"], "flax", "core.py")
+    frames = [
+        CoreLikeFrame("/work/model.py", 3, "step", {}),
+        JaxLikeFrame(library, {}, {}, "", ["x"], 1, 0),
+        JaxLikeFrame(launcher, {}, {}, "", ["app.launch_new_instance()"], 18, 0),
+    ]
+    session = Session(frames)
+    assert [f.function for f in session.frames] == ["step"]
+    assert session.run("u").output.startswith("At topmost frame.")
+    assert "launcher" not in session.run("w").output

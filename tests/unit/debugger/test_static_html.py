@@ -9,6 +9,7 @@ from jaxdbg_widgets.debugger.view import ViewBuilder
 from .conftest import CoreLikeFrame
 
 XSS = "<img src=x onerror=alert(1)>"
+SRC = ["def f(x):", "    y = x + 1", "    breakpoint()", "    return y"]
 
 
 def test_fallback_shows_location_transcript_and_status_escaped():
@@ -22,3 +23,20 @@ def test_fallback_shows_location_transcript_and_status_escaped():
     assert html.count("&lt;img src=x onerror=alert(1)&gt;") >= 4
     assert "continued" in html
     assert "NameError" in html
+
+
+def test_saved_transcript_keeps_frame_steps_to_one_line_and_aligns_locals():
+    frames = [
+        CoreLikeFrame(
+            "/w/a.py", 3, "inner", {"a_long_name": 1, "b": "x" * 80}, source=SRC, offset=2
+        ),
+        CoreLikeFrame("/w/b.py", 9, "outer", {"z": 2}, source=SRC, offset=1),
+    ]
+    session = Session(frames)
+    session.run("u")
+    session.run("d")
+    html = render(ViewBuilder(session).build())
+    assert html.count("&gt; /w/") == 2, "each step shows only where it went"
+    assert "-&gt;" not in html, "no source listing in the saved transcript"
+    cells = html.count("<td style=")
+    assert cells == html.count("<td") and html.count("text-align:left") == cells

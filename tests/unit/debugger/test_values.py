@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import jax.numpy as jnp
 import numpy as np
+import pytest
 
+from jaxdbg_widgets.debugger.session import Session
 from jaxdbg_widgets.debugger.values import (
     CELL_LIMIT,
+    RESULT_LIMIT,
     array_summary,
     format_summary,
     is_array,
@@ -15,6 +18,9 @@ from jaxdbg_widgets.debugger.values import (
     truncate,
     type_name,
 )
+from jaxdbg_widgets.debugger.view import ViewBuilder
+
+from .conftest import CoreLikeFrame
 
 
 def test_summary_counts_nan_and_inf_and_uses_finite_values_for_statistics():
@@ -69,4 +75,34 @@ def test_reprs_are_bounded():
 def test_pretty_repr_and_type_names():
     assert safe_repr({"a": [1] * 30}, pretty=True).count("\n") > 0
     assert type_name(3) == "int"
-    assert type_name(np.zeros(1)) == "numpy.ndarray"
+    assert type_name(np.zeros(1)) == "ndarray"
+    assert type_name(jnp.zeros(1)) == "Array"
+
+
+@pytest.mark.parametrize("dtype", ["bfloat16", "float8_e4m3fn", "float8_e5m2", "float16"])
+def test_low_precision_floats_get_statistics_and_nan_counts(dtype):
+    data = jnp.array([1.0, 2.0, 3.0, float("nan")], dtype=dtype)
+    summary = array_summary(data)
+    assert summary["dtype"] == dtype
+    assert (summary["min"], summary["max"], summary["mean"]) == (1, 3, 2)
+    assert summary["nan"] == 1
+
+
+@pytest.mark.parametrize("dtype", ["int4", "uint4"])
+def test_four_bit_integers_get_statistics(dtype):
+    summary = array_summary(jnp.array([1, 2, 3, 6], dtype=dtype))
+    assert (summary["min"], summary["max"], summary["mean"], summary["nan"]) == (1, 6, 3, 0)
+
+
+def test_a_long_result_is_cut_once_with_the_exact_count_and_whole_numbers():
+    full = repr(list(range(20000)))
+    session = Session([CoreLikeFrame("/w/a.py", 1, "f", {})])
+    session.run("p list(range(20000))")
+    text = ViewBuilder(session).build()["transcript"][-1]["output"]
+    assert len(text) <= RESULT_LIMIT and text.count("more characters]") == 1
+    kept, note = text.split("... [")
+    assert full.startswith(kept) and kept.endswith(", ")
+    assert int(note.split()[0].replace(",", "")) == len(full) - len(kept)
+    again = truncate(text, 500)
+    kept_again, note_again = again.split("... [")
+    assert int(note_again.split()[0].replace(",", "")) == len(full) - len(kept_again)

@@ -1,32 +1,22 @@
 """One neutral view of a captured frame, read duck-typed from JAX's ``DebuggerFrame`` or core's ``Frame``.
 
 JAX's frames have no function name and empty globals; core's frames add ``function``,
-``globals`` and ``batched`` (names whose values are stacked on axis 0 under ``vmap``).
-Frames from Python itself, site-packages, IPython or this package are marked internal.
+``globals`` and ``batched`` (the locals whose leaves are stacked on axis 0 under ``vmap``).
+A frame that does not say whether it is internal is judged by its file
+(:func:`jaxdbg_widgets.core.callsite.is_internal_file`).
 """
 
 from __future__ import annotations
 
-import os
 import re
-import sysconfig
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from jaxdbg_widgets import _kernel_internals
+from jaxdbg_widgets.core.callsite import is_internal_file
 
 _DEF_LINE = re.compile(r"^\s*(?:async\s+)?def\s+(\w+)\s*\(")
-_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-
-
-def _library_dirs() -> tuple[str, ...]:
-    paths = sysconfig.get_paths()
-    dirs = {paths.get(key) for key in ("stdlib", "platstdlib", "purelib", "platlib")}
-    dirs.add(_PACKAGE_DIR)
-    return tuple(sorted(os.path.abspath(d) + os.sep for d in dirs if d))
-
-
-_LIBRARY_DIRS = _library_dirs()
 
 
 @dataclass
@@ -40,7 +30,7 @@ class FrameView:
     offset: int | None
     locals: dict[str, Any]
     globals: dict[str, Any]
-    batched: frozenset[str] = field(default_factory=frozenset)
+    batched: dict[str, Any] = field(default_factory=dict)
     internal: bool = False
 
     @property
@@ -77,9 +67,18 @@ def view_frame(frame: Any) -> FrameView:
         offset=offset,
         locals=dict(getattr(frame, "locals", None) or {}),
         globals=dict(getattr(frame, "globals", None) or {}),
-        batched=frozenset(getattr(frame, "batched", None) or ()),
+        batched=_batched(getattr(frame, "batched", None)),
         internal=is_internal_file(filename) if internal is None else bool(internal),
     )
+
+
+def _batched(batched: Any) -> dict[str, Any]:
+    """Batched locals by name, each with how to narrow it (``None``: index the value itself)."""
+    if not batched:
+        return {}
+    if isinstance(batched, Mapping):
+        return dict(batched)
+    return dict.fromkeys(batched)
 
 
 def _function_from_source(source: list[str], offset: int | None) -> str:
@@ -98,13 +97,6 @@ def _function_from_source(source: list[str], offset: int | None) -> str:
 
 def _indent(line: str) -> int:
     return len(line) - len(line.lstrip())
-
-
-def is_internal_file(filename: str) -> bool:
-    """Whether a frame's file belongs to Python, an installed library or this package."""
-    if filename.startswith("<frozen") or "importlib._bootstrap" in filename:
-        return True
-    return os.path.abspath(filename).startswith(_LIBRARY_DIRS)
 
 
 def display_filename(filename: str) -> str:
