@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import types
+from collections.abc import Collection
 from typing import Any
 
 from jaxdbg_widgets.debugger.frame_view import FrameView, display_filename
@@ -127,7 +128,7 @@ def _source_window(frame: FrameView) -> dict[str, Any]:
 
 
 def locals_rows(
-    values: dict[str, Any], batched: frozenset[str] = frozenset()
+    values: dict[str, Any], batched: Collection[str] = frozenset()
 ) -> list[dict[str, Any]]:
     """Name, type, short repr and (for arrays) a summary of each shown local, at most LOCALS_LIMIT."""
     rows: list[dict[str, Any]] = []

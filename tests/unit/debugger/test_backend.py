@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 import queue
+import threading
 import weakref
 from typing import Any
 
@@ -556,3 +557,34 @@ def test_pmap_breakpoints_name_their_index_not_jax_internal_axis():
     finally:
         undo()
     assert sorted(kw["device"] for kw in seen) == [f"pmap index {i}" for i in range(8)]
+
+
+def test_eight_threads_each_answer_their_breakpoints_with_their_own_script(use_front_end, capsys):
+    use_front_end(FakeFrontEnd(Tier.SUBSHELL))
+
+    def program(x):
+        jdw.breakpoint(backend=TEST_BACKEND)
+        return x + 1
+
+    compiled = jax.jit(program)
+    start = threading.Barrier(8)
+    errors = []
+
+    def work(n: int) -> None:
+        try:
+            with scripts.script([f"p int(x) == {n}", "c"] * 3):
+                start.wait()
+                for _ in range(3):
+                    compiled(jnp.int32(n)).block_until_ready()
+        except BaseException as error:
+            errors.append(error)
+
+    threads = [threading.Thread(target=work, args=(n,)) for n in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert errors == []
+    out = capsys.readouterr().out
+    assert out.count("(jdb) c\nContinuing.") == 24
+    assert out.count("\nTrue\n") == 24 and "False" not in out
