@@ -34,11 +34,14 @@ build() {
 'IPython', IPython.__version__, 'ipykernel', ipykernel.__version__)"
 }
 
+FAILED=()
+
 run_tests() {
   local venv=$1 started=$SECONDS
-  "$venv/bin/python" -m pytest -q tests/unit --deselect tests/unit/test_wheel.py
-  "$venv/bin/python" -m pytest -q tests/kernel
-  "$venv/bin/python" -m pytest -q "${NBVAL[@]}" notebooks
+  "$venv/bin/python" -m pytest -q tests/unit --deselect tests/unit/test_wheel.py ||
+    FAILED+=("$venv: unit")
+  "$venv/bin/python" -m pytest -q tests/kernel || FAILED+=("$venv: kernel")
+  "$venv/bin/python" -m pytest -q "${NBVAL[@]}" notebooks || FAILED+=("$venv: notebooks")
   echo "$venv: tests took $((SECONDS - started)) s"
 }
 
@@ -62,3 +65,8 @@ for target in "${@:-oldest newest}"; do
     esac
   done
 done
+
+if ((${#FAILED[@]})); then
+  printf 'failed: %s\n' "${FAILED[@]}" >&2
+  exit 1
+fi
