@@ -176,7 +176,9 @@ def _as_numpy(value: Any) -> Any:
 
 @host_call_p.def_impl
 def _impl(*operands, host_fn, batch, has_pred, numpy_operands, **params):
+    """Run the host call now (no ``jit``); numpy operands are the caller's, so they are copied."""
     del params
+    operands = tuple(np.array(v) if isinstance(v, np.ndarray) else v for v in operands)
     run_host(host_fn, operands, batch=batch, has_pred=has_pred, numpy_operands=numpy_operands)
     return []
 

@@ -25,21 +25,28 @@ from jaxdbg_widgets.core.primitive import Batch, bind, check_vmap_method, curren
 logger = logging.getLogger("jaxdbg_widgets")
 
 
-def _value_names(args: tuple[Any, ...], kwargs: dict[str, Any]):
-    return [(str(i), value) for i, value in enumerate(args)] + list(kwargs.items())
+_KEEP_AT_MOST = 64
+"""Values up to this many elements are kept for summaries built later; larger ones now."""
 
 
-def _record(text: str, site: CallSite, args, kwargs) -> sinks.PrintRecord:
+def _record(
+    text: str, site: CallSite, names: tuple[str, ...], values, args, kwargs
+) -> sinks.PrintRecord:
+    """The record for the print sinks; its summaries are built on first read when the printed
+    arrays are small enough to keep (XLA hands callbacks arrays of their own, never views)."""
+    printed = (*args, *kwargs.values())
+    if any(value.size > _KEEP_AT_MOST for value in values):
+        pairs = zip(names, printed, strict=True)
+        printed, names = tuple((name, formatting.summarize(v)) for name, v in pairs), None
     return sinks.PrintRecord(
-        text=text,
-        filename=site.filename,
-        lineno=site.lineno,
-        function=site.function,
-        timestamp=time.time(),
-        values=tuple(
-            (name, formatting.summarize(value)) for name, value in _value_names(args, kwargs)
-        ),
-        thread_id=current_thread_id(),
+        text,
+        site.filename,
+        site.lineno,
+        site.function,
+        time.time(),
+        printed,
+        current_thread_id(),
+        names,
     )
 
 
@@ -47,7 +54,14 @@ def _is_leaf(value: Any) -> bool:
     return jax.tree_util.treedef_is_leaf(jax.tree_util.tree_structure(value))
 
 
-def _print_host_fn(fmt: str, placeholders: bool, split: SplitArguments, site: CallSite, log_record):
+def _print_host_fn(
+    fmt: str,
+    placeholders: bool,
+    split: SplitArguments,
+    site: CallSite,
+    log_record,
+    names: tuple[str, ...],
+):
     printoptions = np.get_printoptions()
 
     def host(values, batch: Batch | None) -> None:
@@ -62,7 +76,7 @@ def _print_host_fn(fmt: str, placeholders: bool, split: SplitArguments, site: Ca
             return
         sys.stdout.write(text + "\n")
         if sinks.has_sinks():
-            sinks.emit(_record(text, site, args, kwargs))
+            sinks.emit(_record(text, site, names, values, args, kwargs))
 
     return host
 
@@ -90,7 +104,14 @@ def _staged_print(
         placeholders = formatting.has_placeholders(fmt)
         bind(
             split.dynamic,
-            _print_host_fn(fmt, placeholders, split, call_site, log_record),
+            _print_host_fn(
+                fmt,
+                placeholders,
+                split,
+                call_site,
+                log_record,
+                (*map(str, range(len(args))), *kwargs),
+            ),
             ordered=ordered,
             partitioned=partitioned,
             vmap_method=vmap_method,

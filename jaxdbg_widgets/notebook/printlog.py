@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from jaxdbg_widgets.core.sinks import add_print_sink
+from jaxdbg_widgets.core.sinks import PrintRecord, add_print_sink
 from jaxdbg_widgets.notebook import cells
 
 DEFAULT_CAPACITY = 10_000
@@ -72,6 +72,22 @@ def _cut(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+def _entry(index: int, cell: int | None, fields: tuple[Any, ...]) -> LogEntry:
+    """The ``LogEntry`` for a kept print (a ``PrintRecord``'s fields), cut to the log's limits."""
+    record = PrintRecord._make(fields)
+    return LogEntry(
+        index=index,
+        cell=cell,
+        text=_cut(record.text, MAX_TEXT),
+        filename=record.filename or "",
+        lineno=record.lineno,
+        function=record.function,
+        timestamp=record.timestamp,
+        values=tuple((str(name), _cut(str(value), MAX_SUMMARY)) for name, value in record.values),
+        thread_id=record.thread_id,
+    )
+
+
 class PrintLog:
     """A bounded log of prints: the newest ``capacity`` entries are kept, older ones dropped.
 
@@ -79,11 +95,12 @@ class PrintLog:
     """
 
     def __init__(self, capacity: int = DEFAULT_CAPACITY, *, attach: bool = True) -> None:
-        self._entries: collections.deque[LogEntry] = collections.deque(
-            maxlen=_checked_capacity(capacity)
-        )
+        capacity = _checked_capacity(capacity)
+        self._records: collections.deque[Any] = collections.deque(maxlen=capacity)
+        self._cells: collections.deque[int | None] = collections.deque(maxlen=capacity)
         self._lock = threading.Lock()
-        self._counter = itertools.count(1)
+        self._cache: dict[int, LogEntry] = {}
+        self._cache_lock = threading.Lock()
         self._seen = 0
         self._listeners: list[Callable[[], None]] = []
         self._detach: Callable[[], None] | None = None
@@ -105,13 +122,14 @@ class PrintLog:
     @property
     def capacity(self) -> int:
         """How many entries are kept; setting it keeps the newest that still fit."""
-        return self._entries.maxlen or 0
+        return self._records.maxlen or 0
 
     @capacity.setter
     def capacity(self, capacity: int) -> None:
         capacity = _checked_capacity(capacity)
         with self._lock:
-            self._entries = collections.deque(self._entries, maxlen=capacity)
+            self._records = collections.deque(self._records, maxlen=capacity)
+            self._cells = collections.deque(self._cells, maxlen=capacity)
         for listener in tuple(self._listeners):
             listener()
 
@@ -126,23 +144,14 @@ class PrintLog:
         self.close()
 
     def add(self, record: Any) -> None:
-        """Keep one ``PrintRecord``; this is the print sink, called on whatever thread printed."""
-        values = tuple((str(name), _cut(str(value), MAX_SUMMARY)) for name, value in record.values)
+        """Keep one ``PrintRecord``; this is the print sink, called on whatever thread printed.
+
+        It is kept as a plain tuple of its fields, which the garbage collector stops tracking.
+        """
         cell = cells.current_cell()
         with self._lock:
-            self._entries.append(
-                LogEntry(
-                    index=next(self._counter),
-                    cell=cell,
-                    text=_cut(record.text, MAX_TEXT),
-                    filename=record.filename or "",
-                    lineno=record.lineno,
-                    function=record.function,
-                    timestamp=record.timestamp,
-                    values=values,
-                    thread_id=record.thread_id,
-                )
-            )
+            self._records.append(tuple(record))
+            self._cells.append(cell)
             self._seen += 1
         for listener in tuple(self._listeners):
             listener()
@@ -159,10 +168,11 @@ class PrintLog:
 
     def clear(self) -> None:
         """Forget every kept entry; counting starts again from zero."""
-        with self._lock:
-            self._entries.clear()
+        with self._lock, self._cache_lock:
+            self._records.clear()
+            self._cells.clear()
+            self._cache.clear()
             self._seen = 0
-            self._counter = itertools.count(1)
         for listener in tuple(self._listeners):
             listener()
 
@@ -174,18 +184,39 @@ class PrintLog:
     @property
     def dropped(self) -> int:
         """How many of the oldest prints the ring buffer has let go."""
-        return self._seen - len(self._entries)
+        return self._seen - len(self._records)
 
     def __len__(self) -> int:
-        return len(self._entries)
+        return len(self._records)
 
     def __iter__(self) -> Iterator[LogEntry]:
         return iter(self.snapshot())
 
     def snapshot(self) -> list[LogEntry]:
         """The kept entries, oldest first, copied so printing threads may go on."""
+        return self._built(self._kept())
+
+    def _kept(self) -> list[tuple[int, int | None, Any]]:
+        """``(index, cell, record)`` of each kept print, oldest first; indices are consecutive."""
         with self._lock:
-            return list(self._entries)
+            first = self._seen - len(self._records) + 1
+            return list(zip(itertools.count(first), self._cells, self._records, strict=False))
+
+    def _built(self, kept: list[tuple[int, int | None, Any]]) -> list[LogEntry]:
+        """Entries for kept prints, each built once (on first read) and cached while kept."""
+        with self._cache_lock:
+            built = self._cache
+            entries = []
+            for index, cell, record in kept:
+                entry = built.get(index)
+                if entry is None:
+                    entry = built[index] = _entry(index, cell, record)
+                entries.append(entry)
+            if len(built) > 2 * self.capacity:
+                oldest = kept[0][0] if kept else 0
+                for index in [i for i in built if i < oldest]:
+                    del built[index]
+        return entries
 
     def filter(
         self, text: str | None = None, *, site: str | None = None, cell: int | None = None
@@ -201,9 +232,10 @@ class PrintLog:
 
     def newest(self, query: str = "", limit: int = 200) -> tuple[list[LogEntry], int]:
         """Up to ``limit`` newest entries matching ``query`` (oldest first) and the match count."""
-        entries = self.snapshot()
         if not query:
-            return entries[-limit:] if limit else [], len(entries)
+            kept = self._kept()
+            return (self._built(kept[-limit:]) if limit else []), len(kept)
+        entries = self.snapshot()
         matched = [entry for entry in entries if entry.matches(query)]
         return (matched[-limit:] if limit else []), len(matched)
 
