@@ -2,7 +2,9 @@
 
 ``{"type": "command", "line": "p x"}`` runs a jdb command; ``{"type": "frame", "index": 2}``
 selects a frame; ``{"type": "batch", "index": 1}`` selects a ``vmap`` element;
-``{"type": "internal", "show": true}`` shows internal frames. Anything else is reported in the
+``{"type": "internal", "show": true}`` shows internal frames. A shard session also takes
+``{"type": "device", "index": 3}`` (select a shard), ``{"type": "compare", "expression": "y"}``
+and ``{"type": "continue", "index": 3}`` (release that shard alone). Anything else is reported in the
 transcript as an error; it never ends the session.
 """
 
@@ -11,10 +13,11 @@ from __future__ import annotations
 from typing import Any
 
 from jaxdbg_widgets.debugger.session import Session
+from jaxdbg_widgets.debugger.shard_session import ShardSession
 from jaxdbg_widgets.debugger.values import short_repr
 
 
-def apply_message(session: Session, content: Any) -> None:
+def apply_message(session: Session | ShardSession, content: Any) -> None:
     """Apply one front-end message to ``session``; bad messages become transcript errors."""
     try:
         _apply(session, content)
@@ -29,10 +32,10 @@ def _action(content: Any) -> str:
     return f"<message {short_repr(content)}>"
 
 
-_ACTIONS = {"batch": "b", "frame": "frame"}
+_ACTIONS = {"batch": "b", "frame": "frame", "device": "dev", "continue": "c"}
 
 
-def _apply(session: Session, content: Any) -> None:
+def _apply(session: Session | ShardSession, content: Any) -> None:
     if not isinstance(content, dict):
         raise TypeError("a debugger message must be an object with a 'type'")
     kind = content.get("type")
@@ -47,8 +50,20 @@ def _apply(session: Session, content: Any) -> None:
         session.select_batch(_index(content))
     elif kind == "internal":
         session.set_show_internal(bool(content.get("show")))
+    elif kind in ("device", "continue", "compare") and isinstance(session, ShardSession):
+        session.run(_shard_command(kind, content))
     else:
         raise ValueError(f"unknown debugger message type {kind!r}")
+
+
+def _shard_command(kind: str, content: dict[str, Any]) -> str:
+    """The typed command a shard click stands for, so the transcript shows the user's action."""
+    if kind == "compare":
+        expression = content.get("expression")
+        if not isinstance(expression, str):
+            raise TypeError("a compare message needs a string 'expression'")
+        return f"compare {expression}"
+    return f"{_ACTIONS[kind]} {_index(content)}"
 
 
 def _index(content: dict[str, Any]) -> int:

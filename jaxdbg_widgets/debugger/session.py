@@ -161,7 +161,7 @@ class Session:
             line = self._last_command
         self._last_command = line
         self._remember(line)
-        name, arg = _split(line)
+        name, arg = split_command(line)
         command = _COMMANDS.get(name)
         try:
             result = command.run(self, arg) if command else _print_value(self, line)
@@ -229,7 +229,7 @@ def _batch_element(value: Any, leaves: Any, index: int) -> Any:
         return value
 
 
-def _split(line: str) -> tuple[str, str]:
+def split_command(line: str) -> tuple[str, str]:
     """cmd.Cmd's parse: a leading identifier is the command name, the rest its argument."""
     if line.startswith("?"):
         return "help", line[1:].strip()
