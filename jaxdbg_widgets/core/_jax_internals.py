@@ -507,3 +507,25 @@ CALLBACK_LOGGERS = _check(
 def callback_logger_names() -> tuple[str, ...]:
     """The loggers JAX reports a failed ``jax.debug`` callback on; ``()`` when unknown."""
     return _loggers() if CALLBACK_LOGGERS else ()
+
+
+# --- Pallas: whether a kernel body is being traced ------------------------------------------
+
+_pallas_core = _module("pallas.core")
+
+
+def _probe_pallas() -> None:
+    env = _needs(_pallas_core, "_pallas_tracing_env")._pallas_tracing_env
+    caps.require_attributes(env, ["grid_context"])
+
+
+PALLAS_KERNEL = _check(
+    "pallas.core._pallas_tracing_env",
+    "jaxdbg prints inside Pallas kernels staged as jax.debug.print (else as host calls)",
+    _probe_pallas,
+)
+
+
+def in_pallas_kernel() -> bool:
+    """Whether a Pallas kernel body is being traced, where only JAX's own prints lower."""
+    return PALLAS_KERNEL and _pallas_core._pallas_tracing_env.grid_context is not None

@@ -14,8 +14,12 @@ from typing import Any
 
 import jax
 
+from jaxdbg_widgets.core import _jax_internals as jx
 from jaxdbg_widgets.core.arguments import SplitArguments, check_two_call_form, split_arguments
 from jaxdbg_widgets.core.primitive import Batch, bind, check_vmap_method
+
+_JAX_CALLBACK = jax.debug.callback
+"""JAX's own callback, which Pallas knows how to lower inside a kernel (ours has no rule there)."""
 
 
 @dataclass(frozen=True)
@@ -130,6 +134,9 @@ def _callback_or_stage(
             raise TypeError(
                 f"first argument to {name} must be callable, but got an object of type {type(fn)}"
             )
+        if jx.in_pallas_kernel():
+            _JAX_CALLBACK(fn, *c_args, ordered=ordered, partitioned=partitioned, **c_kwargs)
+            return
         split = split_arguments(c_args, c_kwargs)
         bind(
             split.dynamic,

@@ -17,12 +17,16 @@ from typing import Any
 import jax
 import numpy as np
 
+from jaxdbg_widgets.core import _jax_internals as jx
 from jaxdbg_widgets.core import formatting, sinks
 from jaxdbg_widgets.core.arguments import SplitArguments, check_two_call_form, split_arguments
 from jaxdbg_widgets.core.callsite import CallSite, user_call_site
 from jaxdbg_widgets.core.primitive import Batch, bind, check_vmap_method, current_thread_id
 
 logger = logging.getLogger("jaxdbg_widgets")
+
+_JAX_OWN_PRINT = jax.debug.print
+"""JAX's own print, which Pallas knows how to lower inside a kernel (ours has no rule there)."""
 
 
 _KEEP_AT_MOST = 64
@@ -87,6 +91,9 @@ def _staged_print(
     def stage(fmt: str, *args: Any, **kwargs: Any) -> None:
         if not skip_format_check:
             formatting.check_format(name, fmt, args, kwargs)
+        if jx.in_pallas_kernel():
+            _JAX_OWN_PRINT(fmt, *args, ordered=ordered, skip_format_check=True, **kwargs)
+            return
         call_site = site or user_call_site()
         log_record = None
         if level is not None:
