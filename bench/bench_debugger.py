@@ -6,17 +6,34 @@
 * breakpoint to widget: the backend being called (a timestamp printed by a thin wrapper) to
   the widget's ``display_data`` reaching the client. Peer: the same for the CLI's first prompt.
 
-Run with ``python -m bench debugger``.
+* shard session at 8 and 256 simulated devices (model and view state, no kernel): every
+  device thread hitting the breakpoint at once to the serialised state holding all of them,
+  and a device pick, a compare and a continue-one to the state they produce. Peers: building
+  one view per shard (today's one widget per shard) and a frame click in one shard's session.
+
+Run with ``python -m bench debugger``, or one case with ``python -m bench.bench_debugger shards256``.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import json
 import queue
 import statistics
+import sys
+import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
-from bench.report import Row
+import numpy as np
+
+from bench.report import Row, format_table
+from jaxdbg_widgets.core.frames import Frame
+from jaxdbg_widgets.debugger.protocol import apply_message
+from jaxdbg_widgets.debugger.session import Session
+from jaxdbg_widgets.debugger.shard_session import ShardSession
+from jaxdbg_widgets.debugger.view import ShardViewBuilder, ViewBuilder
 from tests.fixtures.kernel import KernelSession, Message
 
 CLICKS = 30
@@ -134,7 +151,8 @@ def _selected(msg: Message, comm_id: str) -> int | None:
     return view["selected"] if view else None
 
 
-def run() -> list[Row]:
+def kernel_rows() -> list[Row]:
+    """The kernel rows: frame click and breakpoint to widget, against JAX's CLI."""
     bench = _Bench()
     try:
         ours_display, cli_display = [], []
@@ -177,3 +195,165 @@ def run() -> list[Row]:
             shown <= DISPLAY_TARGET_MS,
         ),
     ]
+
+
+SHARD_COUNTS = (8, 256)
+SHARD_CLICKS = 30
+SHARD_SOURCE = [
+    "def body(x):",
+    "    y = jnp.sin(x) * 2",
+    "    jax.debug.breakpoint()",
+    "    return jax.lax.psum(y, 'x')",
+]
+
+
+def _shard_frames(index: int) -> list[Frame]:
+    """The frames one shard's hit carries: a 1,024-element local per shard and its caller."""
+    x = np.full(1024, index, np.float32)
+    inner = Frame(
+        "<cell In[3]>",
+        {"x": x, "y": np.sin(x) * 2, "i": index},
+        {},
+        None,
+        SHARD_SOURCE,
+        3,
+        2,
+        "body",
+        False,
+    )
+    outer = Frame("<cell In[4]>", {"data": x}, {}, None, ["f(data)"], 1, 0, "<module>", False)
+    return [inner, outer]
+
+
+def _gather(count: int) -> tuple[float, ShardSession, ShardViewBuilder, list[threading.Thread]]:
+    """Seconds from ``count`` device threads hitting the breakpoint at once to the serialised
+    view state holding all of them; the session, its builder and the waiting threads."""
+    shards = ShardSession(expected=count, axis_sizes=(count,))
+    builder = ShardViewBuilder(shards)
+
+    def device(index: int) -> None:
+        shard = shards.add(
+            Session(_shard_frames(index), thread_id=index, device=f"CPU {index} (x={index})")
+        )
+        shards.wait(shard)
+
+    threads = [threading.Thread(target=device, args=(i,), daemon=True) for i in range(count)]
+    start = time.perf_counter()
+    for thread in threads:
+        thread.start()
+    shards.wait_for_hits(count, timeout=60)
+    json.dumps(builder.build())
+    return time.perf_counter() - start, shards, builder, threads
+
+
+def _click(shards: ShardSession, builder: ShardViewBuilder, message: dict[str, Any]) -> float:
+    """Seconds from a front-end message to the serialised view state it produces."""
+    start = time.perf_counter()
+    apply_message(shards, message)
+    json.dumps(builder.build())
+    return time.perf_counter() - start
+
+
+def _single_click() -> float:
+    """Peer: the same device's frame click in today's one-widget-per-shard session."""
+    session = Session(_shard_frames(0), thread_id=0, device="CPU 0 (x=0)")
+    builder = ViewBuilder(session)
+    times = []
+    for n in range(SHARD_CLICKS):
+        start = time.perf_counter()
+        apply_message(session, {"type": "frame", "index": (n + 1) % 2})
+        json.dumps(builder.build())
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def _single_display(count: int) -> float:
+    """Peer: building and serialising the ``count`` separate views that one widget per shard
+    needs before every shard is on screen."""
+    start = time.perf_counter()
+    for index in range(count):
+        session = Session(_shard_frames(index), thread_id=index, device=f"CPU {index} (x={index})")
+        json.dumps(ViewBuilder(session).build())
+    return time.perf_counter() - start
+
+
+def shard_rows(count: int) -> list[Row]:
+    """Gather ``count`` simulated device hits into one shard session and time the user's
+    actions on it: device pick, compare, continue one; then release every shard."""
+    shown, shards, builder, threads = _gather(count)
+    try:
+        picks = [
+            _click(shards, builder, {"type": "device", "index": (n * 7 + 1) % count})
+            for n in range(SHARD_CLICKS)
+        ]
+        compares = [
+            _click(shards, builder, {"type": "compare", "expression": "y.sum()"}) for _ in range(5)
+        ]
+        one = _click(shards, builder, {"type": "continue", "index": count - 1})
+    finally:
+        apply_message(shards, {"type": "command", "line": "c"})
+        for thread in threads:
+            thread.join(10)
+    peer_click = _single_click()
+    command = f"python -m bench.bench_debugger shards{count}"
+    rows = [
+        (
+            f"shard session, {count} devices: hits to view state",
+            shown,
+            _single_display(count),
+            "one view per shard",
+            DISPLAY_TARGET_MS,
+        ),
+        (
+            f"shard session, {count} devices: device pick to view state (median of {SHARD_CLICKS})",
+            statistics.median(picks),
+            peer_click,
+            "frame click, one shard",
+            CLICK_TARGET_MS,
+        ),
+        (
+            f"shard session, {count} devices: compare y.sum() to view state (median of 5)",
+            statistics.median(compares),
+            peer_click,
+            "frame click, one shard",
+            CLICK_TARGET_MS,
+        ),
+        (
+            f"shard session, {count} devices: continue one shard to view state",
+            one,
+            peer_click,
+            "frame click, one shard",
+            CLICK_TARGET_MS,
+        ),
+    ]
+    return [
+        Row(
+            name,
+            ours * 1e3,
+            peer * 1e3,
+            "ms",
+            peer_name,
+            f"<= {target:g} ms",
+            ours * 1e3 <= target,
+            command,
+        )
+        for name, ours, peer, peer_name, target in rows
+    ]
+
+
+CASES: dict[str, Callable[[], list[Row]]] = {
+    "kernel": lambda: [
+        dataclasses.replace(r, command="python -m bench.bench_debugger kernel")
+        for r in kernel_rows()
+    ],
+    **{f"shards{n}": (lambda n=n: shard_rows(n)) for n in SHARD_COUNTS},
+}
+
+
+def run(cases: list[str] | None = None) -> list[Row]:
+    """The rows of ``cases`` (all by default), each printing the command that reproduces it."""
+    return [row for name in cases or CASES for row in CASES[name]()]
+
+
+if __name__ == "__main__":
+    print(format_table(run(sys.argv[1:])))

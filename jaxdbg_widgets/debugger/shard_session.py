@@ -214,15 +214,17 @@ class ShardSession:
         """How the shard at ``position`` was released, ``None`` while it waits."""
         return self._hits[position].resume
 
-    def shard_index(self, shard: Shard) -> int:
+    def shard_index(self, shard: Shard, position: int | None = None) -> int:
         """The shard's index: row-major in the mesh when its axis sizes are known, else its
-        position among the gathered shards."""
+        ``position`` among the gathered shards (looked up when not given)."""
         sizes = self.axis_sizes
         if sizes and len(sizes) == len(shard.position):
             index = 0
             for (_, i), size in zip(shard.position, sizes, strict=True):
                 index = index * size + i
             return index
+        if position is not None:
+            return position
         with self._lock:
             return next(n for n, h in enumerate(self._hits) if h.shard == shard)
 

@@ -15,6 +15,7 @@ from typing import Any
 from jaxdbg_widgets.debugger.frame_view import FrameView, display_filename
 from jaxdbg_widgets.debugger.highlight import highlight_lines
 from jaxdbg_widgets.debugger.session import Session
+from jaxdbg_widgets.debugger.shard_session import ShardSession
 from jaxdbg_widgets.debugger.values import (
     RESULT_LIMIT,
     array_summary,
@@ -31,6 +32,7 @@ LOCALS_LIMIT = 80
 HISTORY_SHOWN = 50
 TRANSCRIPT_SHOWN = 40
 OUTPUT_SHOWN = RESULT_LIMIT
+COMPARE_CELL = 80
 _HIDDEN_NAMES = frozenset({"In", "Out", "exit", "quit", "get_ipython"})
 
 
@@ -103,6 +105,72 @@ class ViewBuilder:
         if key not in self._locals:
             self._locals[key] = locals_rows(session.frame_locals(), session.frame.batched)
         return self._locals[key]
+
+
+class ShardViewBuilder:
+    """Builds view states for a shard session: the selected shard's view plus the device
+    selector and the last compare, with one cached :class:`ViewBuilder` per shard."""
+
+    def __init__(self, shards: ShardSession, *, limit: int = VIEW_LIMIT) -> None:
+        self.shards = shards
+        self.limit = limit
+        self._builders: dict[int, ViewBuilder] = {}
+
+    def build(self, status: str = "waiting") -> dict[str, Any]:
+        """The selected shard's state with the shared transcript and a ``shards`` block."""
+        shards = self.shards
+        session = shards.session
+        builder = self._builders.get(id(session))
+        if builder is None:
+            builder = self._builders[id(session)] = ViewBuilder(session, limit=self.limit)
+        state = builder.build(status)
+        state["transcript"] = [
+            {"command": e.command, "output": truncate(e.output, OUTPUT_SHOWN), "error": e.error}
+            for e in shards.transcript[-TRANSCRIPT_SHOWN:]
+        ]
+        state["history"] = shards.history[-HISTORY_SHOWN:]
+        state["shards"] = shard_block(shards)
+        return fit(state, self.limit)
+
+    def forget(self) -> None:
+        """Drop every shard's cached summaries."""
+        for builder in self._builders.values():
+            builder.forget()
+        self._builders.clear()
+
+
+def shard_block(shards: ShardSession) -> dict[str, Any]:
+    """The device selector's rows (label, shard index, state) and the last compare's values."""
+    devices = []
+    for position, shard in enumerate(shards.shards):
+        resume = shards.resume_of(position)
+        row: dict[str, Any] = {
+            "label": truncate(shard.label, SOURCE_LINE_LIMIT),
+            "index": shards.shard_index(shard, position),
+            "state": "waiting" if resume is None else resume.value,
+        }
+        if shard.element is not None:
+            row["element"] = shard.element
+        devices.append(row)
+    compare = None
+    if shards.compared is not None:
+        expression, rows = shards.compared
+        compare = {
+            "expression": truncate(expression, SOURCE_LINE_LIMIT),
+            "rows": [
+                {"value": truncate(r.value, COMPARE_CELL), "error": r.error, "differs": r.differs}
+                for r in rows
+            ],
+            "differing": sum(r.differs for r in rows),
+        }
+    return {
+        "expected": shards.expected,
+        "arrived": shards.arrived,
+        "waiting": shards.waiting,
+        "selected": shards.selected_index,
+        "devices": devices,
+        "compare": compare,
+    }
 
 
 def _frame_row(frame: FrameView) -> dict[str, Any]:
@@ -204,6 +272,12 @@ def _trim_frames(state: dict[str, Any]) -> None:
         state["selected"] = min(state["selected"], 39)
 
 
+def _trim_compare(state: dict[str, Any]) -> None:
+    compare = (state.get("shards") or {}).get("compare")
+    if compare:
+        compare["rows"] = [dict(r, value=truncate(r["value"], 24)) for r in compare["rows"]]
+
+
 def _trim_everything(state: dict[str, Any]) -> None:
     state["transcript"] = state["transcript"][-1:]
     state["history"] = []
@@ -217,5 +291,6 @@ _TRIMS = [
     _trim_source,
     _trim_locals,
     _trim_frames,
+    _trim_compare,
     _trim_everything,
 ]

@@ -7,7 +7,8 @@ import json
 import numpy as np
 
 from jaxdbg_widgets.debugger.session import Session
-from jaxdbg_widgets.debugger.view import VIEW_LIMIT, ViewBuilder, size_of
+from jaxdbg_widgets.debugger.shard_session import ShardSession
+from jaxdbg_widgets.debugger.view import VIEW_LIMIT, ShardViewBuilder, ViewBuilder, size_of
 
 from .conftest import CoreLikeFrame, jax_frames
 
@@ -119,3 +120,58 @@ def test_a_session_without_frames_still_answers_and_renders():
     view = ViewBuilder(session).build()
     assert view["frames"] == [] and view["source"] is None and view["locals"] == []
     assert view["header"]["location"] == "<no frames>"
+
+
+def _shard_session(count: int, *, label=lambda i: f"CPU {i} (x={i})") -> ShardSession:
+    shards = ShardSession(expected=count, axis_sizes=(count,))
+    for index in range(count):
+        shards.add(Session(jax_frames(x=index, y=np.full(64, index)), device=label(index)))
+    return shards
+
+
+def test_shard_view_has_the_selected_shard_and_the_device_selector():
+    shards = _shard_session(8)
+    shards.run("dev 3")
+    view = ShardViewBuilder(shards).build()
+    block = view["shards"]
+    assert (block["expected"], block["arrived"], block["waiting"], block["selected"]) == (
+        8,
+        8,
+        8,
+        3,
+    )
+    assert block["devices"][3] == {"label": "CPU 3 (x=3)", "index": 3, "state": "waiting"}
+    assert view["header"]["thread"] == "main thread, CPU 3 (x=3)"
+    assert view["locals"][0]["repr"] == "3"
+    assert view["transcript"][-1]["command"] == "dev 3"
+    assert view["history"] == ["dev 3"]
+    assert block["compare"] is None
+
+
+def test_shard_view_shows_compare_rows_and_released_shards():
+    shards = _shard_session(4)
+    shards.run("compare x == 2")
+    shards.run("c 0")
+    block = ShardViewBuilder(shards).build()["shards"]
+    assert [d["state"] for d in block["devices"]] == ["continue", "waiting", "waiting", "waiting"]
+    compare = block["compare"]
+    assert compare["expression"] == "x == 2"
+    assert [r["value"] for r in compare["rows"]] == ["False", "False", "True", "False"]
+    assert compare["differing"] == 1
+
+
+def test_shard_view_labels_vmap_elements():
+    shards = _shard_session(2, label=lambda i: f"x=0, vmap element {i}")
+    assert [d.get("element") for d in ShardViewBuilder(shards).build()["shards"]["devices"]] == [
+        0,
+        1,
+    ]
+
+
+def test_shard_view_of_256_devices_stays_under_the_budget():
+    shards = _shard_session(256)
+    shards.run("compare str(y) * 3")
+    view = ShardViewBuilder(shards).build()
+    assert size_of(view) <= VIEW_LIMIT
+    assert len(view["shards"]["devices"]) == 256
+    assert len(view["shards"]["compare"]["rows"]) == 256
