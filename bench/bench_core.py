@@ -7,13 +7,12 @@ from __future__ import annotations
 
 import contextlib
 import io
-import statistics
 
 import jax
 from jax import numpy as jnp
 
 import jaxdbg_widgets as jdw
-from bench.report import Row, timed
+from bench.report import Row, race, timed
 
 LOOP_ITERATIONS = 10_000
 BATCH = 1_000
@@ -35,19 +34,28 @@ def _calls_per_sample(fn) -> int:
     return max(1, round(SAMPLE_SECONDS / timed(fn, repeat=1)))
 
 
-def _side_by_side(ours, peer, *, rounds: int = 7) -> tuple[float, float]:
-    """Median seconds per call of ``ours()`` and ``peer()``, measured in alternating rounds.
+def _repeated(fn, number: int):
+    def run() -> None:
+        for _ in range(number):
+            fn()
 
-    Alternating keeps both exposed to the same background load on a shared machine; short
-    calls are repeated within a sample so each sample lasts about ``SAMPLE_SECONDS``.
+    return run
+
+
+def _side_by_side(ours, peer, *, rounds: int = 7) -> tuple[float, float]:
+    """Median seconds per call of ``ours()`` and ``peer()``, raced round by round.
+
+    ``report.race`` alternates which goes first, so both see the same background load on a
+    shared machine; short calls are repeated within a round so each lasts about
+    ``SAMPLE_SECONDS``.
     """
     with contextlib.redirect_stdout(_Discard()):
         ours_number, peer_number = _calls_per_sample(ours), _calls_per_sample(peer)
-        times = [
-            (timed(ours, repeat=1, number=ours_number), timed(peer, repeat=1, number=peer_number))
-            for _ in range(rounds)
-        ]
-    return statistics.median(t for t, _ in times), statistics.median(t for _, t in times)
+        times = race(
+            {"ours": _repeated(ours, ours_number), "peer": _repeated(peer, peer_number)},
+            rounds=rounds,
+        )
+    return times["ours"] / ours_number, times["peer"] / peer_number
 
 
 def _fori_loop(stage):
