@@ -4,7 +4,8 @@ The backend is looked up in JAX's debugger registry when the breakpoint is hit a
 as ``backend(frames, thread_id, **kwargs)`` under one lock. Under ``vmap`` the default is one
 session per batch (``batch_size=N`` passed, batched locals stacked on axis 0). Under
 ``shard_map`` the shard's mesh position is staged too and passed as ``device="CPU 3 (x=3)"``
-(or ``"x=3"`` when the concrete mesh is not known at trace time).
+(or ``"x=3"`` when the concrete mesh is not known at trace time), with the manual axes' sizes
+as ``axis_sizes=(8,)``.
 """
 
 from __future__ import annotations
@@ -57,6 +58,20 @@ class _OneSessionAtATime:
             finally:
                 self._here.serving = False
 
+    @contextlib.contextmanager
+    def released(self) -> Iterator[None]:
+        """Let other threads' hits in while this one waits (the shards of a run gathering)."""
+        if not getattr(self._here, "serving", False):
+            yield
+            return
+        self._here.serving = False
+        self._lock.release()
+        try:
+            yield
+        finally:
+            self._lock.acquire()
+            self._here.serving = True
+
 
 sessions = _OneSessionAtATime()
 """Every breakpoint backend call goes through ``sessions.serve()``."""
@@ -79,6 +94,7 @@ class _Shard:
     axes: tuple[str, ...]
     operands: tuple[Any, ...]
     mesh: Any = None
+    sizes: tuple[int, ...] = ()
 
     def label(self, indices: Sequence[Any]) -> str:
         """``CPU 3 (x=3)`` when the mesh is known, else the mesh position ``x=3``.
@@ -102,7 +118,8 @@ def _shard() -> _Shard | None:
     if not axes:
         return None
     operands = tuple(jax.lax.axis_index(name) for name in axes)
-    return _Shard(axes, operands, jx.concrete_mesh())
+    sizes = tuple(int(jax.lax.psum(1, name)) for name in axes)
+    return _Shard(axes, operands, jx.concrete_mesh(), sizes)
 
 
 def _operands(captured: CapturedFrames, shard: _Shard | None) -> tuple[Any, ...]:
@@ -136,14 +153,16 @@ def _session(
     def host(values, batch: Batch | None) -> None:
         values, indices = list(values[:count]), values[count:]
         device = shard.label(indices) if shard is not None else None
+        sizes = shard.sizes if shard is not None else None
         if batch is None:
-            _enter(backend_name, captured.rebuild(values), kwargs, {"device": device})
+            extra = {"device": device, "axis_sizes": sizes}
+            _enter(backend_name, captured.rebuild(values), kwargs, extra)
             return
         batch = replace(batch, batched=batch.batched[:count])
         stacked = _flatten_batch(values, batch)
         elements = list(range(batch.size)) if batch.indices is None else list(batch.indices)
         if not per_element:
-            extra = {"device": device, "batch_size": len(elements)}
+            extra = {"device": device, "axis_sizes": sizes, "batch_size": len(elements)}
             if batch.indices is not None:
                 extra["batch_indices"] = batch.indices
             _enter(backend_name, captured.rebuild(stacked, batch.batched), kwargs, extra)
@@ -153,7 +172,9 @@ def _session(
                 v[position] if flag else v for v, flag in zip(stacked, batch.batched, strict=True)
             ]
             label = ", ".join(part for part in (device, f"vmap element {element}") if part)
-            _enter(backend_name, captured.rebuild(one), kwargs, {"device": label})
+            _enter(
+                backend_name, captured.rebuild(one), kwargs, {"device": label, "axis_sizes": sizes}
+            )
 
     return host
 

@@ -16,6 +16,7 @@ import bisect
 import math
 import re
 import threading
+import time
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -138,6 +139,11 @@ class ShardSession:
         self._keys: list[tuple[Any, ...]] = []
         self._by_label: dict[str, _Hit] = {}
         self._selected: _Hit | None = None
+        self._picked = False
+        self.version = 0
+        """Counts every change a front end must redraw: arrivals, picks, commands."""
+        self.error: BaseException | None = None
+        """What ended the session other than a command (an interrupt), for every shard to raise."""
         self._lock = threading.RLock()
         self._arrived = threading.Condition(self._lock)
         self._last_command = ""
@@ -161,8 +167,9 @@ class ShardSession:
             self._by_label[shard.label] = hit
             if self.resume is not None:
                 self._release(hit, self.resume)
-            elif self._selected is None:
-                self._selected = hit
+            elif not self._picked:
+                self._selected = self._hits[0]
+            self.version += 1
             self._arrived.notify_all()
         return shard
 
@@ -172,10 +179,36 @@ class ShardSession:
         hit.released.wait(timeout)
         return hit.resume
 
-    def wait_for_hits(self, count: int, timeout: float) -> bool:
-        """Wait until ``count`` hits are gathered (the front end's gather window)."""
+    def wait_resumed(self, timeout: float) -> bool:
+        """Wait until the whole session has an answer (``c``, ``ca``, ``q`` or an error)."""
         with self._arrived:
-            return self._arrived.wait_for(lambda: len(self._hits) >= count, timeout)
+            return self._arrived.wait_for(lambda: self.resume is not None, timeout)
+
+    def has(self, label: str | None) -> bool:
+        """Whether the shard labelled ``label`` is already gathered."""
+        with self._lock:
+            return (label or "") in self._by_label
+
+    @property
+    def complete(self) -> bool:
+        """Whether every expected shard has arrived (never, when the count is unknown)."""
+        return self.expected is not None and self.arrived >= self.expected
+
+    def wait_for_hits(self, count: int, timeout: float, quiet: float | None = None) -> bool:
+        """Wait until ``count`` hits are gathered, at most ``timeout`` seconds, or until none
+        has arrived for ``quiet`` seconds (shards a predicate skipped never arrive)."""
+        deadline = time.monotonic() + timeout
+        with self._arrived:
+            while len(self._hits) < count:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return False
+                seen = len(self._hits)
+                step = left if quiet is None else min(left, quiet)
+                arrived = self._arrived.wait_for(lambda n=seen: len(self._hits) > n, step)
+                if not arrived and quiet is not None:
+                    return False
+            return True
 
     # What the front end reads.
 
@@ -236,10 +269,56 @@ class ShardSession:
 
     # The Session interface the protocol and the front ends drive.
 
+    thread_id = None
+    """A shard session is served from its own thread, never a device's."""
+
+    @property
+    def hit(self) -> int:
+        """The breakpoint's number in its run (its first shard's)."""
+        return self._hits[0].session.hit if self._hits else 0
+
+    @property
+    def location(self) -> str:
+        """Where the breakpoint is: ``body (In[3]:5)``."""
+        return self.session.location
+
+    @property
+    def device(self) -> str:
+        """The selected shard's label."""
+        return self.shard.label
+
+    @property
+    def batch_size(self) -> int | None:
+        """The selected shard's ``vmap`` batch size, if batched."""
+        return self.session.batch_size
+
+    @property
+    def batch_index(self) -> int:
+        """The selected shard's selected ``vmap`` element."""
+        return self.session.batch_index
+
+    @property
+    def thread_label(self) -> str:
+        """``8 shards, CPU 0 (x=0) selected``: how many are gathered and which one is shown."""
+        return f"{self.arrived} shards, {self.shard.label} selected"
+
+    def context(self, num_lines: int = 2) -> str:
+        """The selected shard's ``print_context``."""
+        return self.session.context(num_lines)
+
+    def end(self, error: BaseException) -> None:
+        """End every shard because of ``error`` (an interrupt, a failed front end): each
+        shard's thread raises it, so every shard of the run stops by the same rule."""
+        with self._lock:
+            self.error = error
+            self._finish(Resume.QUIT)
+
     def select_device(self, which: int | str) -> Shard:
         """Select a shard by position in :attr:`shards`, or by its label or device name."""
         with self._lock:
             self._selected = self._find(which)
+            self._picked = True
+            self.version += 1
             return self._selected.shard
 
     def select_frame(self, index: int) -> None:
@@ -364,6 +443,7 @@ class ShardSession:
         if hit.resume is not None:
             raise ValueError(f"{hit.shard.label} has already continued")
         self._release(hit, Resume.CONTINUE)
+        self.version += 1
         if self.expected is not None and self.arrived >= self.expected and not self.waiting:
             self.resume = Resume.CONTINUE
             return f"Continuing {hit.shard.label}; every shard has continued."
@@ -374,6 +454,8 @@ class ShardSession:
     def _finish(self, resume: Resume) -> None:
         """Release every gathered shard with ``resume``; later arrivals get it too."""
         self.resume = resume
+        self.version += 1
+        self._arrived.notify_all()
         for hit in self._hits:
             if hit.resume is None:
                 self._release(hit, resume)
@@ -423,6 +505,7 @@ class ShardSession:
             del self.history[:-HISTORY_LIMIT]
 
     def _record(self, entry: Entry) -> None:
+        self.version += 1
         self.transcript.append(entry)
         del self.transcript[:-TRANSCRIPT_LIMIT]
 

@@ -139,6 +139,11 @@ class ShardViewBuilder:
         self._builders.clear()
 
 
+def builder_for(session: Session | ShardSession) -> ViewBuilder | ShardViewBuilder:
+    """The view builder that draws ``session``, a single hit or a shard session."""
+    return ShardViewBuilder(session) if isinstance(session, ShardSession) else ViewBuilder(session)
+
+
 def shard_block(shards: ShardSession) -> dict[str, Any]:
     """The device selector's rows (label, shard index, state) and the last compare's values."""
     devices = []

@@ -1,0 +1,111 @@
+"""Serving the hits of a sharded run as one shard session, from one serving thread.
+
+Each shard's device thread adds its hit to the open :class:`ShardSession` of its run and
+breakpoint (the first hit opens it and starts the thread that serves it through the usual
+front ends), then waits until its own shard is released. The session lock of
+:data:`jaxdbg_widgets.core.breakpoints.sessions` is let go while a shard waits, so the other
+shards of the run can arrive. Every shard returns its own answer, so the backend ends each one
+by the same rule as a single hit (:mod:`jaxdbg_widgets.debugger.stops`).
+"""
+
+from __future__ import annotations
+
+import contextvars
+import threading
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from jaxdbg_widgets.core.breakpoints import sessions
+from jaxdbg_widgets.debugger.session import Resume, Session
+from jaxdbg_widgets.debugger.shard_session import ShardSession, expected_hits
+
+GATHER_SECONDS = 2.0
+QUIET_SECONDS = 0.2
+"""The serving thread waits for every expected shard, at most ``GATHER_SECONDS`` and only
+while they keep arriving (at most ``QUIET_SECONDS`` apart: ``breakpoint_if`` skips shards),
+before it serves those present; later ones join as they arrive. Scripts so see every shard."""
+POLL_SECONDS = 0.05
+
+_lock = threading.Lock()
+_open: dict[tuple[Any, str], ShardSession] = {}
+
+
+def is_shard_hit(kwargs: dict[str, Any]) -> bool:
+    """Whether a hit is one shard of a multi-device run (its breakpoint staged a mesh)."""
+    sizes = kwargs.get("axis_sizes")
+    return bool(sizes) and (expected_hits(sizes) or 0) > 1
+
+
+def serve_hit(
+    session: Session,
+    run_key: Any,
+    axis_sizes: Sequence[int],
+    serve: Callable[[ShardSession], Resume],
+) -> Resume:
+    """Gather ``session`` into its run's shard session and wait for this shard's answer.
+
+    ``serve`` answers the whole shard session (widget, typed lines, script, headless); it runs
+    on a thread of its own. An error that ends the session (an interrupt) is raised here, in
+    every shard's thread.
+    """
+    shards, shard, opened = _join(session, run_key, axis_sizes)
+    if opened:
+        _start_server(shards, serve)
+    with sessions.released():
+        try:
+            while (resume := shards.wait(shard, POLL_SECONDS)) is None:
+                pass
+        except BaseException as error:  # an interrupt on the main thread ends every shard
+            shards.end(error)
+            raise
+    if shards.error is not None:
+        raise shards.error
+    return resume
+
+
+def _join(
+    session: Session, run_key: Any, axis_sizes: Sequence[int]
+) -> tuple[ShardSession, Any, bool]:
+    """Add the hit to the open session of its run and location, opening one if needed.
+
+    A shard that hits the same breakpoint again (a loop) waits for the open session to end and
+    starts the next one.
+    """
+    key = (run_key, session.location)
+    while True:
+        with _lock:
+            shards = _open.get(key)
+            if shards is not None and shards.resume is not None and shards.complete:
+                del _open[key]
+                shards = None
+            opened = shards is None
+            if shards is None:
+                shards = _open[key] = ShardSession(
+                    expected=expected_hits(axis_sizes), axis_sizes=axis_sizes
+                )
+            if not shards.has(session.device):
+                return shards, shards.add(session), opened
+        with sessions.released():
+            shards.wait_resumed(POLL_SECONDS)
+
+
+def _start_server(shards: ShardSession, serve: Callable[[ShardSession], Resume]) -> None:
+    """Serve ``shards`` on a new thread that runs in the first shard's context."""
+    context = contextvars.copy_context()
+
+    def run() -> None:
+        try:
+            shards.wait_for_hits(shards.expected or 1, GATHER_SECONDS, QUIET_SECONDS)
+            serve(shards)
+            if shards.resume is None:
+                shards.end(RuntimeError("the debugger front end ended without an answer"))
+        except BaseException as error:
+            shards.end(error)
+        finally:
+            with _lock:
+                for key, open_ in list(_open.items()):
+                    if open_ is shards:
+                        del _open[key]
+
+    thread = threading.Thread(target=context.run, args=(run,), name="jaxdbg-shards", daemon=True)
+    thread.start()
