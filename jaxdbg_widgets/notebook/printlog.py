@@ -53,8 +53,11 @@ class LogEntry:
 
     @property
     def summary(self) -> str:
-        """The printed values as ``name=summary`` pairs."""
-        return ", ".join(f"{name}={value}" for name, value in self.values)
+        """The printed values: ``name=summary`` for keyword values, the summary alone for
+        positional ones (their name is only their position)."""
+        return ", ".join(
+            value if name.isdigit() else f"{name}={value}" for name, value in self.values
+        )
 
     def matches(self, query: str) -> bool:
         """Whether ``query`` occurs (ignoring case) in the call site or the printed text."""

@@ -25,6 +25,11 @@ def test_entries_keep_call_site_cell_time_and_values(log, monkeypatch):
     assert entry.clock.count(":") == 2 and len(entry.clock) == 12
 
 
+def test_positional_values_show_without_their_position_as_a_name(log):
+    log.add(record("0 1", values=(("0", "i32[] 0"), ("scale", "f32[] 1"))))
+    assert log.snapshot()[0].summary == "i32[] 0, scale=f32[] 1"
+
+
 def test_ring_buffer_keeps_the_newest_and_counts_the_dropped(log):
     for i in range(12):
         log.add(record(f"i={i}"))
