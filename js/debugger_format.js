@@ -118,3 +118,71 @@ export function expressionCommand(text) {
   }
   return /^(p|pp)\s/.test(line) ? line : `p ${line}`;
 }
+
+/**
+ * The expression box's own history: the expressions of the `p`/`pp` commands in the session's
+ * history, without the command, consecutive repeats once. The command line keeps all of it.
+ */
+export function expressionHistory(history) {
+  const expressions = [];
+  for (const line of history ?? []) {
+    const match = /^(?:p|pp)\s+(.+)$/.exec(String(line).trim());
+    if (match && expressions[expressions.length - 1] !== match[1]) {
+      expressions.push(match[1]);
+    }
+  }
+  return expressions;
+}
+
+/** `8 of 8 shards · 7 waiting`: how many shards the session gathered and how many wait. */
+export function shardSummary(shards) {
+  if (!shards) {
+    return "";
+  }
+  const of = shards.expected ? ` of ${shards.expected}` : "";
+  const noun = (shards.expected ?? shards.arrived) === 1 ? "shard" : "shards";
+  return `${shards.arrived}${of} ${noun} · ${shards.waiting} waiting`;
+}
+
+/** The device selector's option text: `shard 3 · CPU 3 (x=3) · element 1 · continued`. */
+export function deviceOption(device) {
+  const parts = [`shard ${device.index}`, device.label];
+  if (device.element !== undefined) {
+    parts.push(`element ${device.element}`);
+  }
+  if (device.state && device.state !== "waiting") {
+    parts.push(STATUS_TEXT[device.state] ?? device.state);
+  }
+  return parts.join(" · ");
+}
+
+/**
+ * The compare view's rows, one per gathered shard: `{position, label, value, error, differs,
+ * selected}`; empty without a compare.
+ */
+export function compareRows(shards) {
+  const compare = shards?.compare;
+  if (!compare) {
+    return [];
+  }
+  return compare.rows.map((row, position) => ({
+    position,
+    label: shards.devices[position]?.label ?? String(position),
+    value: row.value,
+    error: Boolean(row.error),
+    differs: Boolean(row.differs),
+    selected: position === shards.selected,
+  }));
+}
+
+/** The line under the compare table: how many shards differ, or that all agree. */
+export function compareVerdict(shards) {
+  const compare = shards?.compare;
+  if (!compare) {
+    return "";
+  }
+  const total = compare.rows.length;
+  return compare.differing
+    ? `${compare.differing} of ${total} shards differ from the most common value`
+    : `all ${total} shards agree`;
+}

@@ -3,13 +3,18 @@ import { test } from "node:test";
 
 import {
   BUTTONS,
+  compareRows,
+  compareVerdict,
+  deviceOption,
   expressionCommand,
+  expressionHistory,
   formatNumber,
   formatSummary,
   frameLocation,
   hasNonFinite,
   headerDetails,
   historyStep,
+  shardSummary,
   shortcutCommand,
   sourceRows,
 } from "../debugger_format.js";
@@ -109,4 +114,59 @@ test("BUTTONS send the CLI's commands", () => {
     ["Continue all", "ca"],
     ["Quit", "q"],
   ]);
+});
+
+test("expressionHistory keeps only the p/pp expressions, without the command", () => {
+  assert.deepEqual(expressionHistory(["help", "p x", "l", "pp y.sum()", "p x", "p x", "w"]), [
+    "x",
+    "y.sum()",
+    "x",
+  ]);
+  assert.deepEqual(expressionHistory(undefined), []);
+});
+
+const SHARDS = {
+  expected: 4,
+  arrived: 4,
+  waiting: 3,
+  selected: 2,
+  devices: [
+    { label: "CPU 0 (x=0)", index: 0, state: "continue" },
+    { label: "CPU 1 (x=1)", index: 1, state: "waiting" },
+    { label: "CPU 2 (x=2)", index: 2, state: "waiting", element: 1 },
+    { label: "CPU 3 (x=3)", index: 3, state: "waiting" },
+  ],
+  compare: {
+    expression: "y.sum()",
+    rows: [
+      { value: "1.0", error: false, differs: false },
+      { value: "1.0", error: false, differs: false },
+      { value: "nan", error: false, differs: true },
+      { value: "1.0", error: false, differs: false },
+    ],
+    differing: 1,
+  },
+};
+
+test("shardSummary and deviceOption name the shards and their state", () => {
+  assert.equal(shardSummary(SHARDS), "4 of 4 shards · 3 waiting");
+  assert.equal(shardSummary(null), "");
+  assert.equal(deviceOption(SHARDS.devices[0]), "shard 0 · CPU 0 (x=0) · continued");
+  assert.equal(deviceOption(SHARDS.devices[2]), "shard 2 · CPU 2 (x=2) · element 1");
+});
+
+test("compareRows marks the differing and the selected shard; compareVerdict counts", () => {
+  const rows = compareRows(SHARDS);
+  assert.equal(rows.length, 4);
+  assert.deepEqual(rows[2], {
+    position: 2,
+    label: "CPU 2 (x=2)",
+    value: "nan",
+    error: false,
+    differs: true,
+    selected: true,
+  });
+  assert.equal(compareVerdict(SHARDS), "1 of 4 shards differ from the most common value");
+  assert.equal(compareVerdict({ ...SHARDS, compare: { ...SHARDS.compare, differing: 0 } }), "all 4 shards agree");
+  assert.deepEqual(compareRows({ ...SHARDS, compare: null }), []);
 });
