@@ -4,8 +4,11 @@ import { textColorFor } from "./sharding_contrast.js";
 import {
   cellRecords,
   cellsHolding,
+  compactTracks,
   fitZoom,
   gridTracks,
+  labelWords,
+  neighbourCell,
   refinedFit,
   selectionSummary,
   steppedZoom,
@@ -23,24 +26,40 @@ function drawFacet(facet, cells, useColor) {
   frame.append(element("div", "jdw-shw-collabel", facet.col_label ? `${facet.col_label} →` : ""));
   frame.append(element("div", "jdw-shw-rowlabel", facet.row_label ? `${facet.row_label} →` : ""));
   const grid = element("div", "jdw-shw-grid");
-  const tracks = gridTracks(facet);
-  grid.style.gridTemplateColumns = tracks.columns;
-  grid.style.gridTemplateRows = tracks.rows;
-  for (const [row, col, index] of facet.cells) {
+  grid.setAttribute("role", "grid");
+  grid.setAttribute("aria-label", facet.title ? `shards ${facet.title}` : "shards");
+  facet.cells.forEach(([row, col, index], order) => {
     const cell = cells[index];
-    const box = element("div", "jdw-shw-cell", cell.label);
+    const box = element("div", "jdw-shw-cell");
+    const label = element("span", "jdw-shw-label");
+    for (const [i, word] of labelWords(cell.label).entries()) {
+      if (i > 0) label.append(" ");
+      label.append(element("span", i === 0 ? "jdw-shw-platform" : "", word));
+    }
+    box.append(label);
     box.dataset.cell = String(index);
     box.style.gridRow = String(row + 1);
     box.style.gridColumn = String(col + 1);
+    box.setAttribute("role", "gridcell");
+    box.setAttribute("aria-label", cell.tooltip.replaceAll("\n", ", "));
+    box.tabIndex = order === 0 ? 0 : -1; // one tab stop per facet; arrows move within it
     if (useColor && cell.color) {
       box.style.background = cell.color;
       box.style.color = textColorFor(cell.color);
     }
     grid.append(box);
-  }
+  });
   frame.append(grid);
   figure.append(frame);
-  return figure;
+  return { figure, grid, facet };
+}
+
+function setTracks(drawn, cells, compact) {
+  for (const { grid, facet } of drawn) {
+    const tracks = compact ? compactTracks(facet, cells) : gridTracks(facet);
+    grid.style.gridTemplateColumns = tracks.columns;
+    grid.style.gridTemplateRows = tracks.rows;
+  }
 }
 
 function drawLegend(view, cells) {
@@ -83,8 +102,11 @@ function render({ model, el }) {
   bar.append(zoomOut, zoomLabel, zoomIn, fit, status);
   const scroll = element("div", "jdw-shw-scroll");
   const zoomed = element("div", "jdw-shw-zoom");
-  for (const facet of view.facets) zoomed.append(drawFacet(facet, cells, view.use_color));
+  const drawn = view.facets.map((facet) => drawFacet(facet, cells, view.use_color));
+  for (const { figure } of drawn) zoomed.append(figure);
   scroll.append(zoomed);
+  let compact = false;
+  setTracks(drawn, cells, compact);
   const tooltip = element("div", "jdw-shw-tooltip");
   tooltip.hidden = true;
   root.append(head, bar, scroll, drawLegend(view, cells), tooltip);
@@ -97,7 +119,9 @@ function render({ model, el }) {
     const lit = new Set(cellsHolding(cells, selected));
     root.classList.toggle("jdw-shw-selecting", selected.length > 0);
     for (const node of cellNodes) {
-      node.classList.toggle("jdw-shw-on", lit.has(Number(node.dataset.cell)));
+      const on = lit.has(Number(node.dataset.cell));
+      node.classList.toggle("jdw-shw-on", on);
+      if (node.getAttribute("role") === "gridcell") node.setAttribute("aria-selected", String(on));
     }
     status.textContent = selectionSummary(cells, selected);
   }
@@ -113,6 +137,38 @@ function render({ model, el }) {
     model.save_changes();
   }
 
+  // Zoomed out to fit, labels wrap at spaces so columns stay narrow and text stays readable.
+  function setCompact(on) {
+    if (on === compact) return;
+    compact = on;
+    root.classList.toggle("jdw-shw-compact", on);
+    setTracks(drawn, cells, on);
+  }
+
+  function stepZoom(direction) {
+    const zoom = steppedZoom(model.get("zoom"), direction);
+    if (zoom >= 1) setCompact(false);
+    setZoom(zoom);
+  }
+
+  function toggle(index) {
+    model.set("selected", toggledSelection(model.get("selected"), cells[index].devices));
+    model.save_changes();
+  }
+
+  function showTooltip(index, x, y) {
+    tooltip.textContent = cells[index].tooltip;
+    tooltip.hidden = false;
+    const box = root.getBoundingClientRect();
+    const place = tooltipPosition(
+      { x: x - box.left, y: y - box.top },
+      { width: tooltip.offsetWidth, height: tooltip.offsetHeight },
+      { width: box.width, height: Math.max(box.height, window.innerHeight - box.top) },
+    );
+    tooltip.style.left = `${place.left}px`;
+    tooltip.style.top = `${place.top}px`;
+  }
+
   function cellOf(target) {
     const node = target.closest?.("[data-cell]");
     return node && root.contains(node) ? Number(node.dataset.cell) : null;
@@ -120,31 +176,55 @@ function render({ model, el }) {
 
   root.addEventListener("click", (event) => {
     const index = cellOf(event.target);
-    if (index === null) return;
-    model.set("selected", toggledSelection(model.get("selected"), cells[index].devices));
-    model.save_changes();
+    if (index !== null) toggle(index);
   });
   root.addEventListener("keydown", (event) => {
     if (event.key !== "Escape") return;
     model.set("selected", []);
     model.save_changes();
   });
+  // Keys on a focused cell are the grid's: taken at the window, before the notebook's own
+  // shortcuts (Notebook 7 binds the arrows and Enter for its cells) can act on them.
+  function onCellKey(event) {
+    const node = event.target;
+    if (!(node instanceof Element) || !root.contains(node)) return;
+    if (node.getAttribute("role") !== "gridcell") return;
+    const index = Number(node.dataset.cell);
+    if (event.key === "Enter" || event.key === " ") {
+      toggle(index);
+    } else if (event.key === "Escape") {
+      model.set("selected", []);
+      model.save_changes();
+    } else {
+      const grid = node.parentElement;
+      const facet = drawn.find((d) => d.grid === grid)?.facet;
+      const next = facet ? neighbourCell(facet, index, event.key) : null;
+      if (next === null) return;
+      const target = grid.querySelector(`[data-cell="${next}"]`);
+      node.tabIndex = -1;
+      target.tabIndex = 0;
+      target.focus();
+    }
+    event.preventDefault();
+    event.stopPropagation();
+  }
+  window.addEventListener("keydown", onCellKey, true);
+  scroll.addEventListener("focusin", (event) => {
+    const index = event.target.getAttribute?.("role") === "gridcell" ? cellOf(event.target) : null;
+    if (index === null) return;
+    const rect = event.target.getBoundingClientRect();
+    showTooltip(index, rect.right, rect.bottom);
+  });
+  scroll.addEventListener("focusout", () => {
+    tooltip.hidden = true;
+  });
   scroll.addEventListener("pointermove", (event) => {
-    const index = event.target.classList?.contains("jdw-shw-cell") ? cellOf(event.target) : null;
+    const index = event.target.closest?.(".jdw-shw-cell") ? cellOf(event.target) : null;
     if (index === null) {
       tooltip.hidden = true;
       return;
     }
-    tooltip.textContent = cells[index].tooltip;
-    tooltip.hidden = false;
-    const box = root.getBoundingClientRect();
-    const place = tooltipPosition(
-      { x: event.clientX - box.left, y: event.clientY - box.top },
-      { width: tooltip.offsetWidth, height: tooltip.offsetHeight },
-      { width: box.width, height: Math.max(box.height, window.innerHeight - box.top) },
-    );
-    tooltip.style.left = `${place.left}px`;
-    tooltip.style.top = `${place.top}px`;
+    showTooltip(index, event.clientX, event.clientY);
   });
   scroll.addEventListener("pointerleave", () => {
     tooltip.hidden = true;
@@ -154,20 +234,23 @@ function render({ model, el }) {
     (event) => {
       if (!event.ctrlKey) return;
       event.preventDefault();
-      setZoom(steppedZoom(model.get("zoom"), -Math.sign(event.deltaY)));
+      stepZoom(-Math.sign(event.deltaY));
     },
     { passive: false },
   );
-  zoomIn.addEventListener("click", () => setZoom(steppedZoom(model.get("zoom"), 1)));
-  zoomOut.addEventListener("click", () => setZoom(steppedZoom(model.get("zoom"), -1)));
+  zoomIn.addEventListener("click", () => stepZoom(1));
+  zoomOut.addEventListener("click", () => stepZoom(-1));
   fit.addEventListener("click", () => {
-    const before = { zoom: model.get("zoom"), width: zoomed.scrollWidth };
-    const first = fitZoom(before.zoom, before.width, scroll.clientWidth);
-    setZoom(first);
+    if (zoomed.scrollWidth > scroll.clientWidth) setCompact(true);
     requestAnimationFrame(() => {
-      const width = zoomed.scrollWidth;
-      if (width <= scroll.clientWidth) return;
-      setZoom(refinedFit(before.zoom, before.width, first, width, scroll.clientWidth));
+      const before = { zoom: model.get("zoom"), width: zoomed.scrollWidth };
+      const first = fitZoom(before.zoom, before.width, scroll.clientWidth);
+      setZoom(first);
+      requestAnimationFrame(() => {
+        const width = zoomed.scrollWidth;
+        if (width <= scroll.clientWidth) return;
+        setZoom(refinedFit(before.zoom, before.width, first, width, scroll.clientWidth));
+      });
     });
   });
 
@@ -176,6 +259,7 @@ function render({ model, el }) {
   showSelection();
   showZoom();
   return () => {
+    window.removeEventListener("keydown", onCellKey, true);
     model.off("change:selected", showSelection);
     model.off("change:zoom", showZoom);
   };

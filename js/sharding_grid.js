@@ -14,7 +14,14 @@ export function gridTracks(facet) {
 }
 
 // The view model sends cells as one array per field; the widget reads them as records.
+// Notebooks saved by earlier versions hold one record per cell, with the tooltip as lines.
 export function cellRecords(columns) {
+  if (Array.isArray(columns)) {
+    return columns.map((cell) => ({
+      ...cell,
+      tooltip: Array.isArray(cell.tooltip) ? cell.tooltip.join("\n") : cell.tooltip,
+    }));
+  }
   return columns.label.map((label, i) => ({
     label,
     devices: columns.devices[i],
@@ -22,6 +29,57 @@ export function cellRecords(columns) {
     tooltip: columns.tooltip[i],
     color: columns.color[i],
   }));
+}
+
+// A label's words: the platform, then the device ids, then the processes when it names them
+// ("TPU 255 p3"). Zoomed out, the platform (shown in the header and tooltip) is hidden and each
+// other word may take its own line.
+export function labelWords(label) {
+  return label.split(" ");
+}
+
+// Tracks for the compact layout used when zoomed out to fit: each column as wide as the longest
+// id or process word in it (plus one character), rows as tall as their lines.
+export function compactTracks(facet, cells) {
+  const widths = new Array(facet.cols).fill(1);
+  for (const [, col, index] of facet.cells) {
+    const words = labelWords(cells[index].label).slice(1);
+    const longest = Math.max(0, ...words.map((word) => word.length));
+    widths[col] = Math.max(widths[col], longest + 1);
+  }
+  return {
+    columns: widths.map((w) => `${w}ch`).join(" "),
+    rows: new Array(facet.rows).fill("auto").join(" "),
+  };
+}
+
+const STEPS = {
+  ArrowRight: [0, 1],
+  ArrowLeft: [0, -1],
+  ArrowDown: [1, 0],
+  ArrowUp: [-1, 0],
+};
+
+// The cell a key moves to from cell `index` in a facet: arrows step to the nearest cell in that
+// direction (skipping empty grid positions), Home and End go to the first and last cell; null
+// when the key does not move or there is nowhere to go.
+export function neighbourCell(facet, index, key) {
+  const placed = facet.cells;
+  if (placed.length === 0) return null;
+  if (key === "Home") return placed[0][2];
+  if (key === "End") return placed[placed.length - 1][2];
+  const step = STEPS[key];
+  const here = placed.find((p) => p[2] === index);
+  if (!step || !here) return null;
+  const at = new Map(placed.map(([row, col, i]) => [`${row},${col}`, i]));
+  let [row, col] = here;
+  for (;;) {
+    row += step[0];
+    col += step[1];
+    if (row < 0 || col < 0 || row >= facet.rows || col >= facet.cols) return null;
+    const found = at.get(`${row},${col}`);
+    if (found !== undefined) return found;
+  }
 }
 
 export function cellsHolding(cells, deviceIds) {

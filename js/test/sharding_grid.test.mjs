@@ -7,8 +7,11 @@ import {
   cellRecords,
   cellsHolding,
   clampZoom,
+  compactTracks,
   fitZoom,
   gridTracks,
+  labelWords,
+  neighbourCell,
   refinedFit,
   selectionSummary,
   steppedZoom,
@@ -44,6 +47,37 @@ test("cell columns from the view model read back as one record per cell", () => 
     color: null,
   });
   assert.equal(records.length, 2);
+});
+
+test("cells saved as records by earlier versions still read", () => {
+  const [cell] = cellRecords([
+    { label: "CPU 0", devices: [0], index: "[0:4]", tooltip: ["CPU 0", "process 0"], color: null },
+  ]);
+  assert.equal(cell.tooltip, "CPU 0\nprocess 0");
+  assert.deepEqual(cell.devices, [0]);
+});
+
+test("label words: platform, device ids, processes", () => {
+  assert.deepEqual(labelWords("TPU 255 p3"), ["TPU", "255", "p3"]);
+  assert.deepEqual(labelWords("CPU 0,4"), ["CPU", "0,4"]);
+});
+
+test("compact tracks fit the longest id or process word of each column", () => {
+  const facet = { rows: 2, cols: 2, cells: [[0, 0, 0], [0, 1, 1], [1, 0, 2]] };
+  const labels = [{ label: "TPU 255 p3" }, { label: "TPU 7" }, { label: "TPU 1000 p15" }];
+  assert.deepEqual(compactTracks(facet, labels), { columns: "5ch 2ch", rows: "auto auto" });
+});
+
+test("arrow keys step to the nearest cell, skipping holes; Home and End jump", () => {
+  const facet = { rows: 2, cols: 3, cells: [[0, 0, 0], [0, 2, 1], [1, 0, 2], [1, 1, 3]] };
+  assert.equal(neighbourCell(facet, 0, "ArrowRight"), 1); // (0, 1) is empty
+  assert.equal(neighbourCell(facet, 1, "ArrowRight"), null);
+  assert.equal(neighbourCell(facet, 0, "ArrowDown"), 2);
+  assert.equal(neighbourCell(facet, 3, "ArrowUp"), null);
+  assert.equal(neighbourCell(facet, 3, "ArrowLeft"), 2);
+  assert.equal(neighbourCell(facet, 3, "Home"), 0);
+  assert.equal(neighbourCell(facet, 0, "End"), 3);
+  assert.equal(neighbourCell(facet, 0, "Enter"), null);
 });
 
 test("cells holding any selected device", () => {

@@ -4,7 +4,7 @@ import pytest
 
 from tests.fixtures.lab import write_notebook
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.frontends("lab", "notebook7")]
 
 XSS = "<img src=x onerror=alert(1)>"
 

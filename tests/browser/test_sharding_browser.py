@@ -7,7 +7,7 @@ import pytest
 
 from tests.fixtures.lab import write_notebook
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.frontends("lab", "notebook7")]
 
 SETUP = """\
 import os
@@ -85,23 +85,10 @@ def test_hover_tooltip_click_highlight_and_zoom(lab_page, notebook):
 
 SHARDING_NOTEBOOK = Path(__file__).resolve().parents[2] / "notebooks" / "sharding.ipynb"
 POD = """\
-import itertools
-from dataclasses import dataclass
 import jaxdbg_widgets as jdw
+from jaxdbg_widgets.sharding.stand_in import GridSharding
 
-@dataclass(frozen=True)
-class PodDevice:
-    id: int
-    platform: str = "tpu"
-    process_index: int = 0
-
-class Pod:
-    devices = [PodDevice(i, process_index=i // 256) for i in range(4096)]
-    def devices_indices_map(self, shape):
-        blocks = [[slice(i * (n // 64), (i + 1) * (n // 64)) for i in range(64)] for n in shape]
-        return dict(zip(self.devices, itertools.product(*blocks)))
-
-jdw.ShardingWidget((4096, 4096), Pod(), dtype="bfloat16")"""
+jdw.ShardingWidget((4096, 4096), GridSharding((64, 64), per_process=256), dtype="bfloat16")"""
 
 
 def test_sharding_notebook_in_a_dark_theme(lab_page):
@@ -150,4 +137,74 @@ def test_four_thousand_devices_fit_and_stay_readable(lab_page, tmp_path):
     )
     assert page.locator(".jdw-shw-zoomval").inner_text() != "100%"
     lab_page.screenshot("sharding-4096-fit")
+    assert lab_page.console_errors == []
+
+
+POLISH = """\
+import jaxdbg_widgets as jdw
+from jaxdbg_widgets.sharding.stand_in import GridSharding
+
+pod = jdw.ShardingWidget((1024, 1024), GridSharding((16, 16), per_process=64), min_width=7)
+pod"""
+FACETS = """\
+jdw.ShardingWidget((8, 8, 16), GridSharding((8, 1, 4), platform="cpu"))"""
+
+
+def test_facets_wrap_and_fit_keeps_256_labels_readable(lab_page, tmp_path):
+    page = lab_page.page
+    page.set_viewport_size({"width": 1000, "height": 1000})
+    lab_page.open_notebook(write_notebook(tmp_path / "polish.ipynb", [POLISH, FACETS]))
+    lab_page.run_all_cells()
+    widgets = page.locator(".jp-OutputArea-output .jdw-shw")
+    widgets.nth(1).locator(".jdw-shw-cell").first.wait_for(timeout=60_000)
+
+    facets = widgets.nth(1)
+    scroll = facets.locator(".jdw-shw-scroll")
+    assert facets.locator(".jdw-shw-facet").count() == 8
+    assert scroll.evaluate("el => el.scrollWidth <= el.clientWidth")  # wrapped, not scrolled
+    tops = facets.locator(".jdw-shw-facet").evaluate_all("fs => fs.map(f => f.offsetTop)")
+    assert len(set(tops)) > 1
+
+    pod = widgets.nth(0)
+    pod.locator(".jdw-shw-bar button", has_text="fit").click()
+    page.wait_for_function(
+        "el => el.scrollWidth <= el.clientWidth * 1.01",
+        arg=pod.locator(".jdw-shw-scroll").element_handle(),
+    )
+    cell = pod.locator(".jdw-shw-cell").nth(255)
+    assert cell.inner_text().split() == ["255", "p3"]  # the platform is in the header
+    size = float(cell.evaluate("el => parseFloat(getComputedStyle(el).fontSize)"))
+    assert size >= 10, f"labels {size:.1f}px high after fit"
+    label = cell.locator(".jdw-shw-label")
+    assert label.evaluate("el => el.scrollWidth <= el.clientWidth")  # not cut
+    cell.click()
+    page.wait_for_function("el => el.classList.contains('jdw-shw-on')", arg=cell.element_handle())
+    assert cell.evaluate("el => getComputedStyle(el).outlineOffset") == "0px"  # outside the label
+    lab_page.screenshot("sharding-256-fit")
+    assert lab_page.console_errors == []
+
+
+def test_cells_are_reached_and_selected_with_the_keyboard(lab_page, notebook):
+    page = lab_page.page
+    lab_page.open_notebook(notebook)
+    page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-cell-and-select-next')")
+    cells = page.locator(".jp-OutputArea-output .jdw-shw-cell")
+    cells.first.wait_for(timeout=60_000)
+    page.locator(".jdw-shw-bar button", has_text="fit").focus()
+    page.keyboard.press("Tab")
+    assert cells.nth(0).evaluate("el => el === document.activeElement")
+    page.keyboard.press("ArrowRight")
+    assert cells.nth(1).evaluate("el => el === document.activeElement")
+    tooltip = page.locator(".jdw-shw-tooltip")
+    tooltip.wait_for(state="visible")
+    assert tooltip.inner_text().splitlines()[0] == "CPU 1, 5"
+    page.keyboard.press("Enter")
+    page.wait_for_function(
+        "() => document.querySelector('.jdw-shw-cell.jdw-shw-on')?.dataset.cell === '1'"
+    )
+    assert cells.nth(1).get_attribute("aria-selected") == "true"
+    page.keyboard.press("End")
+    assert cells.nth(3).evaluate("el => el === document.activeElement")
+    page.keyboard.press("Escape")
+    page.wait_for_function("() => !document.querySelector('.jdw-shw-cell.jdw-shw-on')")
     assert lab_page.console_errors == []
