@@ -39,6 +39,7 @@ _MUTED = "color:var(--jp-content-font-color2,#666)"
 def render(view: dict[str, Any]) -> str:
     """The header, the frames, the current line and the transcript of ``view``, all escaped."""
     parts = [f'<div class="jaxdbg-static" style="{_BOX}">', _header(view)]
+    parts.append(_shards(view))
     parts.append(_frames(view))
     parts.append(_transcript(view))
     parts.append("</div>")
@@ -87,6 +88,36 @@ def _locals(view: dict[str, Any]) -> str:
         for row in rows
     )
     return f'<table style="{_TABLE}">{body}</table>'
+
+
+def _shards(view: dict[str, Any]) -> str:
+    """A shard session's devices, one row each, with the last compare's value beside it."""
+    shards = view.get("shards")
+    if not shards:
+        return ""
+    compare = shards.get("compare") or {}
+    values = compare.get("rows", [])
+    of = f" of {shards['expected']}" if shards.get("expected") else ""
+    title = f"{shards['arrived']}{of} shards"
+    if compare:
+        title += f"; compare {compare['expression']}"
+    body = []
+    for position, device in enumerate(shards.get("devices", [])):
+        value = values[position] if position < len(values) else None
+        marked = bool(value and value.get("differs"))
+        weight = ";font-weight:bold" if position == shards.get("selected") else ""
+        state = _STATUS_TEXT.get(device["state"], device["state"])
+        body.append(
+            f'<tr><td style="{_CELL}{weight}">{"! " if marked else ""}{int(device["index"])}</td>'
+            f'<td style="{_CELL}{weight}">{escape(device["label"])}</td>'
+            f'<td style="{_CELL};{_MUTED}">{escape(state)}</td>'
+            f'<td style="{_VALUE}{";" + _ERROR if marked else ""}">'
+            f"{escape(value['value']) if value else ''}</td></tr>"
+        )
+    return (
+        f'<div style="{_MUTED}">{escape(title)}</div>'
+        f'<table style="{_TABLE}">{"".join(body)}</table>'
+    )
 
 
 _STEPS = frozenset({"u", "up", "d", "down"})

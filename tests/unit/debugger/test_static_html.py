@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from jaxdbg_widgets.debugger.session import Session
+from jaxdbg_widgets.debugger.shard_session import ShardSession
 from jaxdbg_widgets.debugger.static_html import render
-from jaxdbg_widgets.debugger.view import ViewBuilder
+from jaxdbg_widgets.debugger.view import ShardViewBuilder, ViewBuilder
 
 from .conftest import CoreLikeFrame
 
@@ -40,3 +41,17 @@ def test_saved_transcript_keeps_frame_steps_to_one_line_and_aligns_locals():
     assert "-&gt;" not in html, "no source listing in the saved transcript"
     cells = html.count("<td style=")
     assert cells == html.count("<td") and html.count("text-align:left") == cells
+
+
+def test_saved_shard_session_lists_devices_and_marks_the_differing_compare_value():
+    shards = ShardSession(expected=3, axis_sizes=(3,))
+    for index in range(3):
+        frame = CoreLikeFrame("/w/a.py", 3, "body", {"y": 1 if index != 1 else XSS})
+        shards.add(Session([frame], device=f"CPU {index} (x={index})"))
+    shards.run("compare y")
+    shards.run("c")
+    html = render(ShardViewBuilder(shards).build("continue"))
+    assert "<img" not in html
+    assert "3 of 3 shards; compare y" in html
+    assert all(f"CPU {i} (x={i})</td>" in html for i in range(3))
+    assert "! 1</td>" in html and "! 0</td>" not in html
