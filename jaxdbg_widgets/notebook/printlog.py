@@ -77,7 +77,7 @@ def _cut(text: str, limit: int) -> str:
 
 def _entry(index: int, cell: int | None, fields: tuple[Any, ...]) -> LogEntry:
     """The ``LogEntry`` for a kept print (a ``PrintRecord``'s fields), cut to the log's limits."""
-    record = PrintRecord._make(fields)
+    record = PrintRecord(*fields)
     return LogEntry(
         index=index,
         cell=cell,
