@@ -4,6 +4,7 @@ import sharding from "./sharding.js";
 import { element } from "./dom.js";
 import {
   deviceLeaves,
+  expandLeaves,
   gridStep,
   humanBytes,
   leavesByGroup,
@@ -126,7 +127,8 @@ function leafRow(view, index, bytes) {
 }
 
 function render({ model, el }) {
-  const view = model.get("view");
+  const sent = model.get("view");
+  const view = { ...sent, leaves: expandLeaves(sent) };
   const byGroup = leavesByGroup(view);
   const root = element("div", "jdw-mem");
   const head = element("div", "jdw-mem-head", ["memory map", view.source, ...view.summary].join(" · "));

@@ -16,14 +16,37 @@ export function humanBytes(count) {
   return `${value.toFixed(digits)} ${UNITS[unit]}`;
 }
 
-/** For each group, the indices of the leaves in it. */
+/** One object per leaf from the view's `[path, dtype, group]` triples and shared group facts. */
+export function expandLeaves(view) {
+  const flagged = new Set(view.flagged);
+  return view.leaves.map(([path, dtype, number], index) => {
+    const [name, itemsize] = view.dtypes[dtype];
+    const group = view.groups[number];
+    return {
+      path,
+      shape: group.shape,
+      dtype: name,
+      spec: group.spec,
+      shard_shape: group.shard_shape,
+      replication: group.replication,
+      total: group.total_elements * itemsize,
+      per_device: group.max_elements * itemsize,
+      itemsize,
+      group: number,
+      flagged: flagged.has(index),
+    };
+  });
+}
+
+/** For each group, the indices of the leaves in it (`view.leaves` expanded). */
 export function leavesByGroup(view) {
   const byGroup = view.groups.map(() => []);
   view.leaves.forEach((leaf, index) => byGroup[leaf.group].push(index));
   return byGroup;
 }
 
-/** `[{leaf, bytes}]` for every leaf with bytes on device `deviceIndex`, largest first. */
+/** `[{leaf, bytes}]` for every leaf with bytes on device `deviceIndex`, largest first
+ * (`view.leaves` expanded). */
 export function deviceLeaves(view, deviceIndex, byGroup = leavesByGroup(view)) {
   const held = [];
   view.groups.forEach((group, number) => {

@@ -12,7 +12,7 @@ from typing import Any
 
 from jaxdbg_widgets.memory.model import MemoryMap
 from jaxdbg_widgets.memory.units import human_bytes
-from jaxdbg_widgets.memory.view import memory_view
+from jaxdbg_widgets.memory.view import leaf_rows, memory_view
 
 LEAF_ROWS = 50
 LABEL_BYTES_LIMIT = 64
@@ -147,7 +147,7 @@ def _program(program: dict[str, Any] | None) -> str:
 
 def _leaves(view: dict[str, Any]) -> str:
     leaves = sorted(
-        view["leaves"], key=lambda leaf: (-leaf["per_device"], -leaf["total"], leaf["path"])
+        leaf_rows(view), key=lambda leaf: (-leaf["per_device"], -leaf["total"], leaf["path"])
     )
     shown = leaves[:LEAF_ROWS]
     header = "".join(

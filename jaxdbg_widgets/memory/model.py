@@ -32,6 +32,7 @@ class ShardGroup:
     one shard; ``shard_shape`` is the largest shard's shape.
     """
 
+    shape: tuple[int, ...]
     device_ids: tuple[int, ...]
     elements: tuple[int, ...]
     total_elements: int
@@ -347,6 +348,7 @@ def _group(sharding: Any, shape: tuple[int, ...], devices: dict[int, Any]) -> Sh
     for device_id, device in held.items():
         devices.setdefault(device_id, device)
     return ShardGroup(
+        shape=shape,
         device_ids=tuple(ids),
         elements=tuple(elements),
         total_elements=sum(elements),

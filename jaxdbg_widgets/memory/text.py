@@ -6,7 +6,7 @@ import io
 from typing import Any
 
 from jaxdbg_widgets.memory.model import MemoryMap
-from jaxdbg_widgets.memory.view import memory_view
+from jaxdbg_widgets.memory.view import leaf_rows, memory_view
 
 LEAF_ROWS = 20
 GRID_LIMIT = 256
@@ -101,7 +101,7 @@ def _leaves(view: dict[str, Any]) -> Any:
     from jaxdbg_widgets.memory.units import human_bytes
 
     leaves = sorted(
-        view["leaves"], key=lambda leaf: (-leaf["per_device"], -leaf["total"], leaf["path"])
+        leaf_rows(view), key=lambda leaf: (-leaf["per_device"], -leaf["total"], leaf["path"])
     )
     shown = leaves[:LEAF_ROWS]
     caption = (

@@ -1,8 +1,11 @@
 """The memory view model: a JSON-ready description of a map that the HTML and the widget draw.
 
-Colours, labels, tooltips and units are decided here once. Per-device leaf lists are not sent;
-the front end derives them from ``groups`` (elements per device of each sharding and shape),
-so the payload grows with devices plus leaves, not their product.
+Colours, labels, tooltips and units are decided here once. What leaves share is sent once:
+each leaf is ``[path, dtype, group]``, and a group (one sharding and shape) carries the shape,
+spec, shard shape, copies and elements per device. Per-device leaf lists are not sent; the front
+end derives them from the groups, so the payload grows with devices plus leaves, not their
+product. :func:`leaf_rows` (and ``expandLeaves`` in ``js/memory_model.js``) turn it back into
+one row per leaf.
 """
 
 from __future__ import annotations
@@ -42,8 +45,19 @@ def _memory_view(memory: MemoryMap, color_map: str) -> dict[str, Any]:
             {
                 "set": sets.setdefault(positions, len(sets)),
                 "elements": group.elements[0] if uniform else list(group.elements),
+                "shape": _shape_text(group.shape),
+                "spec": group.spec,
+                "shard_shape": _shape_text(group.shard_shape),
+                "replication": group.replication,
+                "total_elements": group.total_elements,
+                "max_elements": group.max_elements,
             }
         )
+    dtypes: dict[tuple[str, int], int] = {}
+    leaves = [
+        [leaf.path, dtypes.setdefault((leaf.dtype, leaf.itemsize), len(dtypes)), leaf.group]
+        for leaf in memory.leaves
+    ]
     return {
         "source": memory.source,
         "summary": memory.summary(),
@@ -74,24 +88,9 @@ def _memory_view(memory: MemoryMap, color_map: str) -> dict[str, Any]:
         },
         "processes": [[p, b, human_bytes(b)] for p, b in memory.process_totals().items()],
         "limits": _limits_line(memory),
-        "leaves": [
-            {
-                "path": leaf.path,
-                "shape": _shape_text(leaf.shape),
-                "dtype": leaf.dtype,
-                "spec": leaf.spec,
-                "shard_shape": _shape_text(leaf.shard_shape),
-                "replication": leaf.replication,
-                "devices": leaf.device_count,
-                "bytes": leaf.nbytes,
-                "total": leaf.total_bytes,
-                "per_device": leaf.device_bytes,
-                "itemsize": leaf.itemsize,
-                "group": leaf.group,
-                "flagged": id(leaf) in flagged,
-            }
-            for leaf in memory.leaves
-        ],
+        "leaves": leaves,
+        "dtypes": [list(key) for key in dtypes],
+        "flagged": [i for i, leaf in enumerate(memory.leaves) if id(leaf) in flagged],
         "groups": groups,
         "device_sets": [list(positions) for positions in sets],
         "flag_note": (
@@ -102,6 +101,31 @@ def _memory_view(memory: MemoryMap, color_map: str) -> dict[str, Any]:
         "program": _program(memory),
         "notes": [line for line in (memory.skipped_text(),) if line],
     }
+
+
+def leaf_rows(view: dict[str, Any]) -> list[dict[str, Any]]:
+    """One dict per leaf (path, shape, dtype, spec, shard shape, copies, bytes, flag) from a view."""
+    flagged = set(view["flagged"])
+    rows = []
+    for i, (path, dtype, number) in enumerate(view["leaves"]):
+        name, itemsize = view["dtypes"][dtype]
+        group = view["groups"][number]
+        rows.append(
+            {
+                "path": path,
+                "shape": group["shape"],
+                "dtype": name,
+                "spec": group["spec"],
+                "shard_shape": group["shard_shape"],
+                "replication": group["replication"],
+                "total": group["total_elements"] * itemsize,
+                "per_device": group["max_elements"] * itemsize,
+                "itemsize": itemsize,
+                "group": number,
+                "flagged": i in flagged,
+            }
+        )
+    return rows
 
 
 def _color_lookup(name: str) -> Any:

@@ -3,6 +3,7 @@ import { test } from "node:test";
 
 import {
   deviceLeaves,
+  expandLeaves,
   gridStep,
   humanBytes,
   localModel,
@@ -32,6 +33,39 @@ test("human bytes match the Python rendering", () => {
     [0, 1023, 1024, 1536, 10 * 1024, 3 * 2 ** 20, 5 * 2 ** 40].map(humanBytes),
     ["0 B", "1023 B", "1.00 KiB", "1.50 KiB", "10.0 KiB", "3.00 MiB", "5.00 TiB"],
   );
+});
+
+test("leaves are expanded from triples and their group's facts", () => {
+  const sent = {
+    dtypes: [
+      ["float32", 4],
+      ["bfloat16", 2],
+    ],
+    groups: [
+      { shape: "(8,)", spec: "P()", shard_shape: "(8,)", replication: 4, total_elements: 32, max_elements: 8 },
+    ],
+    leaves: [
+      ["['a']", 0, 0],
+      ["['b']", 1, 0],
+    ],
+    flagged: [1],
+  };
+  const [a, b] = expandLeaves(sent);
+  assert.deepEqual(a, {
+    path: "['a']",
+    shape: "(8,)",
+    dtype: "float32",
+    spec: "P()",
+    shard_shape: "(8,)",
+    replication: 4,
+    total: 128,
+    per_device: 32,
+    itemsize: 4,
+    group: 0,
+    flagged: false,
+  });
+  assert.equal(b.total, 64);
+  assert.equal(b.flagged, true);
 });
 
 test("a device's leaves come from its groups, largest first", () => {

@@ -11,7 +11,7 @@ from jax.sharding import PartitionSpec as P
 from jaxdbg_widgets.memory import memory_map
 from jaxdbg_widgets.memory.html import LEAF_ROWS
 from jaxdbg_widgets.memory.units import human_bytes
-from jaxdbg_widgets.memory.view import memory_view
+from jaxdbg_widgets.memory.view import leaf_rows, memory_view
 
 
 @pytest.fixture(scope="module")
@@ -42,8 +42,11 @@ def test_view_model_groups_devices_and_flags_replicated_leaves(params):
     assert [d["id"] for d in view["devices"]] == list(range(8))
     assert all(d["color"].startswith("#") and len(d["color"]) == 7 for d in view["devices"])
     assert view["grid"]["cells"][4] == [1, 0, 4]
-    flagged = [leaf["path"] for leaf in view["leaves"] if leaf["flagged"]]
-    assert flagged == ["['embed']"]
+    rows = leaf_rows(view)
+    assert [leaf["path"] for leaf in rows if leaf["flagged"]] == ["['embed']"]
+    assert rows[1]["total"] == 8 * 256 * 16 * 4 and rows[1]["per_device"] == 256 * 16 * 4
+    assert view["leaves"][1] == ["['embed']", 0, 1]
+    assert view["dtypes"] == [["float32", 4]]
     assert view["device_sets"] == [list(range(8))]  # one device set shared by every group
     assert all(isinstance(g["elements"], int) for g in view["groups"])
     assert view["limits"] == "device memory limits: not reported by CPU devices"
