@@ -75,17 +75,17 @@ def _html(view: dict[str, Any]) -> str:
     return "".join(parts)
 
 
-def _cell_bodies(cells: dict[str, list[Any]]) -> list[tuple[str, str]]:
-    """Each cell's colour style and its ``title="…">label</td>`` end, written once per cell."""
+def _cell_bodies(cells: dict[str, list[Any]]) -> list[tuple[str, str, str]]:
+    """Per cell: its colour style, its ``title="…">label</td>`` end, and its whole ``<td>`` for
+    the positions that carry no track size (all but the first row and column)."""
     colors = cells["color"]
     inks = iter(text_colors([c for c in colors if c]))
     styles = [f"background:{c};color:{next(inks)}" if c else "" for c in colors]
     tooltips = _escaped_all(cells["tooltip"])
     labels = _escaped_all(cells["label"])
-    return [
-        (style, f' title="{tooltip}">{label}</td>')
-        for style, tooltip, label in zip(styles, tooltips, labels, strict=True)
-    ]
+    bodies = list(map(' title="{}">{}</td>'.format, tooltips, labels))
+    plain = list(map('<td style="{}"{}'.format, styles, bodies))
+    return list(zip(styles, bodies, plain, strict=True))
 
 
 def _escaped_all(texts: list[str]) -> list[str]:
@@ -96,7 +96,7 @@ def _escaped_all(texts: list[str]) -> list[str]:
     return escape(joined).split("\0") if texts else []
 
 
-def _facet_html(facet: dict[str, Any], cells: list[tuple[str, str]]) -> str:
+def _facet_html(facet: dict[str, Any], cells: list[tuple[str, str, str]]) -> str:
     """One table: sizes go on the first row (widths) and first column (heights) only."""
     n_cols = facet["cols"]
     at: list[int | None] = [None] * (facet["rows"] * n_cols)
@@ -117,21 +117,19 @@ def _facet_html(facet: dict[str, Any], cells: list[tuple[str, str]]) -> str:
                 f'<th class="jdw-shd-rax" rowspan="{facet["rows"]}">'
                 f"{escape(facet['row_label'])} →</th>"
             )
-        for c, i in enumerate(at[r * n_cols : (r + 1) * n_cols]):
-            if r == 0 or (c == 0 and heights[r]):
-                sizes = [widths[c]] if r == 0 else []
-                if c == 0 and heights[r]:
-                    sizes.append(heights[r])
-                prefix = ";".join(sizes)
-            else:
-                prefix = ""
+        row = at[r * n_cols : (r + 1) * n_cols]
+        sized = n_cols if r == 0 else 1 if heights[r] else 0
+        for c, i in enumerate(row[:sized]):
+            sizes = [widths[c]] if r == 0 else []
+            if c == 0 and heights[r]:
+                sizes.append(heights[r])
+            prefix = ";".join(sizes)
             if i is None:
                 tds.append(f'<td style="{prefix}"></td>')
                 continue
-            style, body = cells[i]
-            if prefix and style:
-                style = f"{prefix};{style}"
-            tds.append(f'<td style="{style or prefix}"{body}')
+            style, body, _ = cells[i]
+            tds.append(f'<td style="{f"{prefix};{style}" if style else prefix}"{body}')
+        tds.extend('<td style=""></td>' if i is None else cells[i][2] for i in row[sized:])
         rows.append("<tr>" + "".join(tds) + "</tr>")
     caption = f"<figcaption>{escape(facet['title'])}</figcaption>" if facet["title"] else ""
     return f'<figure class="jdw-shd-facet">{caption}<table class="jdw-shd-t">{"".join(rows)}</table></figure>'
