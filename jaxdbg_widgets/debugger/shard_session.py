@@ -42,6 +42,8 @@ _CONTINUE_ALL = frozenset({"continue_all", "ca"})
 _QUIT = frozenset({"quit", "q", "exit", "EOF"})
 _DEVICE_COMMANDS = frozenset({"dev", "device"})
 _COMPARE = frozenset({"compare", "cmp"})
+CONTINUED = "(continued)"
+"""A continued shard's compare value: its program has moved on, its values are gone."""
 SHARD_HELP = [
     ("dev [N|name]", "list the gathered shards, or select shard N (or a device by name)"),
     ("compare expr", "evaluate expr in every gathered shard; differing shards are marked"),
@@ -133,7 +135,7 @@ class ShardSession:
         self.axis_sizes = tuple(axis_sizes) if axis_sizes else None
         self.transcript: list[Entry] = []
         self.history: list[str] = list(history)[-HISTORY_LIMIT:]
-        self.resume: Resume | None = None
+        self._resume: Resume | None = None
         self.compared: tuple[str, list[CompareRow]] | None = None
         self._hits: list[_Hit] = []
         self._keys: list[tuple[Any, ...]] = []
@@ -147,6 +149,17 @@ class ShardSession:
         self._lock = threading.RLock()
         self._arrived = threading.Condition(self._lock)
         self._last_command = ""
+
+    @property
+    def resume(self) -> Resume | None:
+        """How the whole session ended (``None`` while any shard may still be answered)."""
+        return self._resume
+
+    @resume.setter
+    def resume(self, resume: Resume) -> None:
+        """End the session: every waiting shard, and any still to arrive, gets ``resume``."""
+        with self._lock:
+            self._finish(resume)
 
     # Gathering, from device threads.
 
@@ -367,7 +380,7 @@ class ShardSession:
         return entry
 
     def compare(self, expression: str) -> list[CompareRow]:
-        """``expression`` in every gathered shard (same frame depth and ``vmap`` element as the
+        """``expression`` in every waiting shard (same frame depth and ``vmap`` element as the
         selected shard); rows whose value differs from the most common one are marked."""
         if not expression.strip():
             raise SyntaxError("compare needs an expression")
@@ -377,15 +390,22 @@ class ShardSession:
             depth = reference.selected if reference else 0
             batch = reference.batch_index if reference else 0
             raw = [
-                (n, h.shard.label, _evaluate(h.session, code, depth, batch))
+                (n, h.shard.label, None if h.resume else _evaluate(h.session, code, depth, batch))
                 for n, h in enumerate(self._hits)
             ]
-        counts = Counter(value for _, _, (value, error) in raw if not error)
-        common = counts.most_common(1)[0][0] if counts else None
-        single = len(counts) <= 1 and all(not error for _, _, (_, error) in raw)
+        answers = [answer for _, _, answer in raw if answer is not None]
+        counts = Counter(value for value, error in answers if not error)
+        top = counts.most_common(2)
+        tied = len(top) == 2 and top[0][1] == top[1][1]
+        common = top[0][0] if top and not tied else None  # a tie has no most common value
+        single = len(counts) <= 1 and all(not error for _, error in answers)
         rows = [
-            CompareRow(n, label, value, error, differs=not single and (error or value != common))
-            for n, label, (value, error) in raw
+            CompareRow(n, label, CONTINUED)
+            if answer is None
+            else CompareRow(
+                n, label, answer[0], answer[1], not single and (answer[1] or answer[0] != common)
+            )
+            for n, label, answer in raw
         ]
         self.compared = (expression, rows)
         return rows
@@ -445,7 +465,7 @@ class ShardSession:
         self._release(hit, Resume.CONTINUE)
         self.version += 1
         if self.expected is not None and self.arrived >= self.expected and not self.waiting:
-            self.resume = Resume.CONTINUE
+            self._finish(Resume.CONTINUE)
             return f"Continuing {hit.shard.label}; every shard has continued."
         if hit is self._selected:
             self._selected = next((h for h in self._hits if h.resume is None), hit)
@@ -453,7 +473,7 @@ class ShardSession:
 
     def _finish(self, resume: Resume) -> None:
         """Release every gathered shard with ``resume``; later arrivals get it too."""
-        self.resume = resume
+        self._resume = resume
         self.version += 1
         self._arrived.notify_all()
         for hit in self._hits:

@@ -206,3 +206,20 @@ def test_expected_hits():
     assert expected_hits((2, 4)) == 8
     assert expected_hits((8,), batch=3) == 24
     assert expected_hits(None) is None
+
+
+def test_compare_skips_continued_shards():
+    shards = _gathered(3)
+    shards.run("c 1")
+    rows = shards.compare("y")
+    assert [(r.value, r.differs) for r in rows] == [
+        ("0.0", True),
+        ("(continued)", False),
+        ("2.0", True),
+    ]
+
+
+def test_setting_resume_releases_every_shard():
+    shards = _gathered(3)
+    shards.resume = Resume.CONTINUE  # what the headless policy does to any session
+    assert [shards.resume_of(i) for i in range(3)] == [Resume.CONTINUE] * 3
