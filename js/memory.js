@@ -131,10 +131,12 @@ function render({ model, el }) {
   const view = { ...sent, leaves: expandLeaves(sent) };
   const byGroup = leavesByGroup(view);
   const root = element("div", "jdw-mem");
-  const head = element("div", "jdw-mem-head", ["memory map", view.source, ...view.summary].join(" · "));
+  const title = ["memory map", view.source, ...view.summary].join(" · ");
+  const head = element("div", "jdw-mem-head", title);
   const scroll = element("div", "jdw-mem-scroll");
   scroll.append(drawHeatmap(view));
-  const status = element("div", "jdw-mem-status", "hover a device for its totals; click it for its leaves");
+  const hint = "hover a device for its totals; click it for its leaves";
+  const status = element("div", "jdw-mem-status", hint);
   status.setAttribute("aria-live", "polite");
   const tooltip = element("div", "jdw-mem-tooltip");
   tooltip.hidden = true;
@@ -155,8 +157,10 @@ function render({ model, el }) {
   const cellNodes = [...root.querySelectorAll(".jdw-mem-cell")];
   let sortKey = "per_device";
   let descending = true;
-  let focusIndex = view.grid.cells.length ? view.grid.cells[0][2] : null;
-  if (focusIndex !== null) cellNodes.find((n) => Number(n.dataset.device) === focusIndex).tabIndex = 0;
+  if (cellNodes.length) {
+    const first = String(view.grid.cells[0][2]);
+    cellNodes.find((node) => node.dataset.device === first).tabIndex = 0;
+  }
 
   function showDevice() {
     const index = model.get("device");
@@ -168,18 +172,24 @@ function render({ model, el }) {
     const device = view.devices[index];
     const every = deviceLeaves(view, index, byGroup);
     const held = every.filter((entry) => matchesFilter(view.leaves[entry.leaf].path, filter.value));
-    const count = held.length === every.length ? `${held.length}` : `${held.length} of ${every.length}`;
+    const count =
+      held.length === every.length ? `${held.length}` : `${held.length} of ${every.length}`;
     devicePanel.append(
       element("div", "jdw-mem-title", `${device.tooltip[0]}: ${device.human} in ${count} leaves`),
     );
     const table = element("table", "jdw-mem-table");
     const header = element("tr");
-    for (const name of ["path", "shard", "spec", "on this device"]) header.append(element("th", "", name));
+    for (const name of ["path", "shard", "spec", "on this device"]) {
+      header.append(element("th", "", name));
+    }
     table.append(header);
-    for (const entry of held.slice(0, ROW_LIMIT)) table.append(leafRow(view, entry.leaf, entry.bytes));
+    for (const entry of held.slice(0, ROW_LIMIT)) {
+      table.append(leafRow(view, entry.leaf, entry.bytes));
+    }
     devicePanel.append(table);
     if (held.length > ROW_LIMIT) {
-      devicePanel.append(element("div", "jdw-mem-dim", `first ${ROW_LIMIT} of ${held.length}; filter to narrow`));
+      const more = `first ${ROW_LIMIT} of ${held.length}; filter to narrow`;
+      devicePanel.append(element("div", "jdw-mem-dim", more));
     }
   }
 
@@ -210,7 +220,8 @@ function render({ model, el }) {
     }
     table.append(header);
     for (const index of order.slice(0, ROW_LIMIT)) table.append(leafRow(view, index));
-    const title = element("div", "jdw-mem-title", `leaves (${order.length} of ${view.leaves.length})`);
+    const counted = `leaves (${order.length} of ${view.leaves.length})`;
+    const title = element("div", "jdw-mem-title", counted);
     const parts = [title, table];
     if (view.flag_note) parts.push(element("div", "jdw-mem-dim", `⚠ ${view.flag_note}`));
     if (order.length > ROW_LIMIT) {
@@ -263,7 +274,6 @@ function render({ model, el }) {
     const node = cellNodes.find((n) => Number(n.dataset.device) === next);
     node.tabIndex = 0;
     event.target.tabIndex = -1;
-    focusIndex = next;
     node.focus();
   });
   scroll.addEventListener("focusin", (event) => {

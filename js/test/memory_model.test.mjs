@@ -42,7 +42,14 @@ test("leaves are expanded from triples and their group's facts", () => {
       ["bfloat16", 2],
     ],
     groups: [
-      { shape: "(8,)", spec: "P()", shard_shape: "(8,)", replication: 4, total_elements: 32, max_elements: 8 },
+      {
+        shape: "(8,)",
+        spec: "P()",
+        shard_shape: "(8,)",
+        replication: 4,
+        total_elements: 32,
+        max_elements: 8,
+      },
     ],
     leaves: [
       ["['a']", 0, 0],
