@@ -9,6 +9,7 @@ for names and keyword parameters, never by comparing version numbers.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import importlib
 import inspect
@@ -43,7 +44,6 @@ _dispatch = _module("dispatch")
 _mesh = _module("mesh")
 _shard_map = _module("shard_map")
 _sharding_impls = _module("sharding_impls")
-_xla_bridge = _module("xla_bridge")
 _ad = _module("interpreters.ad")
 _batching = _module("interpreters.batching")
 _mlir = _module("interpreters.mlir")
@@ -87,10 +87,17 @@ def _probe_rule_tables() -> None:
     _needs(_state_discharge, "register_discharge_rule")
 
 
+_CONTEXT_FIELDS = {"module_context", "avals_in", "avals_out", "tokens_in", "tokens_out"}
+
+
 def _probe_lowering() -> None:
     caps.require_parameters(_needs(_mlir, "register_lowering").register_lowering, ["platform"])
-    _needs(_mlir, "lower_fun", "TokenSet")
+    _needs(_mlir, "lower_fun", "TokenSet", "LoweringRuleContext")
     caps.require_parameters(_mlir.lower_fun, ["multiple_results"])
+    context = _mlir.LoweringRuleContext
+    fields = {f.name for f in dataclasses.fields(context)}
+    if not fields >= _CONTEXT_FIELDS or not hasattr(context, "set_tokens_out"):
+        raise TypeError(f"LoweringRuleContext lacks {sorted(_CONTEXT_FIELDS - fields)}")
 
 
 def _probe_callback_lowering() -> None:
@@ -301,6 +308,9 @@ def host_context():
 
 def _probe_callback_sharding() -> None:
     _needs(_sharding_impls, "SPMDAxisContext", "ShardingContext")
+    fields = {f.name for f in dataclasses.fields(_sharding_impls.SPMDAxisContext)}
+    if not fields >= {"mesh", "manual_axes"}:
+        raise TypeError("SPMDAxisContext has no mesh and manual_axes")
     _needs(_config, "use_shardy_partitioner")
     _needs(_xc, "OpSharding")
 
