@@ -287,8 +287,9 @@ class ShardSession:
 
     @property
     def hit(self) -> int:
-        """The breakpoint's number in its run (its first shard's)."""
-        return self._hits[0].session.hit if self._hits else 0
+        """The breakpoint's number in its run: the lowest of its shards' hit counts."""
+        with self._lock:
+            return min((h.session.hit for h in self._hits), default=0)
 
     @property
     def location(self) -> str:
