@@ -11,6 +11,7 @@ frame (and no array a frame holds) outlives the call.
 from __future__ import annotations
 
 import collections
+import copy
 import itertools
 import re
 import threading
@@ -46,10 +47,14 @@ def call(*args):
 
 def detached(exc: BaseException) -> BaseException:
     """A copy of ``exc`` that shows the same line but holds no traceback, cause or context."""
-    copy = type(exc).__new__(type(exc))
-    copy.args = exc.args
-    copy.__dict__.update(vars(exc))
-    return copy
+    try:
+        clone = copy.copy(exc)  # rebuilt from its reduce value, as pickling would
+    except Exception:  # an __init__ that cannot take back its own args
+        clone = type(exc).__new__(type(exc))
+        clone.args = exc.args
+        clone.__dict__.update(vars(exc))
+    clone.__traceback__ = clone.__cause__ = clone.__context__ = None
+    return clone
 
 
 def _keep(number: int, exc: BaseException) -> None:

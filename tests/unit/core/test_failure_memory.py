@@ -65,6 +65,20 @@ def test_detached_copies_exceptions_with_their_own_constructor_arguments():
     assert (type(copy), copy.args, copy.tag) == (Tagged, ("same text",), "t")
 
 
+@pytest.mark.parametrize(
+    "error",
+    [OSError(2, "no such file", "data.npy"), UnicodeDecodeError("utf-8", b"x", 0, 1, "bad")],
+    ids=["oserror", "unicode"],
+)
+def test_detached_keeps_the_line_of_exceptions_with_fields_of_their_own(error):
+    try:
+        raise error
+    except Exception as raised:
+        copy = detached(raised)
+    assert (type(copy), str(copy)) == (type(error), str(error))
+    assert copy.__traceback__ is None
+
+
 def _quit(frames, thread_id, **kwargs):
     raise DebuggerQuit()
 
