@@ -71,26 +71,35 @@ def _facet_text(
     styles: list[str] | None,
     number: dict[tuple[tuple[int, int], ...], int],
 ) -> str:
-    """One table: every column as wide as its widest cell, every row as tall as its tallest."""
+    """One table: every column as wide as its widest cell, every row as tall as its tallest.
+
+    A cell's padding depends only on its label's length and its shard's shape, so it is worked
+    out once per distinct pair.
+    """
     grow = 0 if styles is None else 1
-    sizes: dict[tuple[int, ...], tuple[int, int | None]] = {}
-    placed = []
-    for r, c, cell in facet.cells:
-        label = cell_text(layout, cell)
-        size = sizes.get(cell.shard_shape)
-        if size is None:
-            size = sizes[cell.shard_shape] = cell_size(layout, facet, cell, options)
-        width, height = size
-        left, extra_x = divmod(width - len(label) - 2, 2)
-        top, extra_y = divmod((1 if height is None else height) - 2, 2)
-        pad = [max(v + grow, 0) for v in (top, left + extra_x, top + extra_y, left)]
-        style = styles[number[cell.bounds]] if styles is not None else ""
-        placed.append((r, c, label, pad, style))
+    several = len(layout.process_indices) > 1
+    pads: dict[tuple[int, tuple[int, ...]], tuple[int, int, int, int]] = {}
     col_widths = [0] * facet.cols
     row_heights = [1] * facet.rows
-    for r, c, label, (top, right, bottom, left), _ in placed:
-        col_widths[c] = max(col_widths[c], left + len(label) + right)
-        row_heights[r] = max(row_heights[r], top + 1 + bottom)
+    placed = []
+    for r, c, cell in facet.cells:
+        label = cell_text(layout, cell) if several else cell.label
+        key = (len(label), cell.shard_shape)
+        pad = pads.get(key)
+        if pad is None:
+            width, height = cell_size(layout, facet, cell, options)
+            left, extra_x = divmod(width - len(label) - 2, 2)
+            top, extra_y = divmod((1 if height is None else height) - 2, 2)
+            pad = pads[key] = tuple(
+                max(v + grow, 0) for v in (top, left + extra_x, top + extra_y, left)
+            )
+        style = styles[number[cell.bounds]] if styles is not None else ""
+        placed.append((r, c, label, pad, style))
+        own = pad[3] + len(label) + pad[1]
+        if own > col_widths[c]:
+            col_widths[c] = own
+        if pad[0] + 1 + pad[2] > row_heights[r]:
+            row_heights[r] = pad[0] + 1 + pad[2]
     col_widths = [w or 1 for w in col_widths]
     grid = [
         [[" " * col_widths[c]] * row_heights[r] for c in range(facet.cols)]
@@ -103,16 +112,23 @@ def _facet_text(
     return _boxed(grid, col_widths)
 
 
-def _cell_lines(label: str, pad: list[int], style: str, width: int, height: int) -> list[str]:
+def _cell_lines(
+    label: str, pad: tuple[int, int, int, int], style: str, width: int, height: int
+) -> list[str]:
     """A cell's lines: its padding box fills the column, the label centred in it, in its style;
     lines below the box (when another cell makes the row taller) are left unstyled."""
     top, right, bottom, left = pad
     excess = max(width - left - right - len(label), 0)
-    end = _RESET if style else ""
-    pieces = (" " * left, " " * (excess // 2), label, " " * (excess - excess // 2), " " * right)
-    blank = f"{style}{' ' * width}{end}"
+    before, after = left + excess // 2, right + excess - excess // 2
+    if style:
+        pieces = (" " * left, " " * (excess // 2), label, " " * (excess - excess // 2), " " * right)
+        middle = "".join(f"{style}{text}{_RESET}" for text in pieces if text)
+        blank = f"{style}{' ' * width}{_RESET}"
+    else:
+        middle = f"{' ' * before}{label}{' ' * after}"
+        blank = " " * width
     lines = [blank] * top
-    lines.append("".join(f"{style}{text}{end}" for text in pieces if text))
+    lines.append(middle)
     lines.extend([blank] * bottom)
     lines.extend([" " * width] * (height - len(lines)))
     return lines
