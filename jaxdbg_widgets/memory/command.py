@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import sys
 import types
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any, overload
 
 from jaxdbg_widgets.memory.api import memory_map
@@ -65,7 +65,7 @@ class NamespaceNames(Sequence[str]):
     def __len__(self) -> int:
         return len(self._names())
 
-    def __iter__(self) -> Any:
+    def __iter__(self) -> Iterator[str]:
         return iter(self._names())
 
 
