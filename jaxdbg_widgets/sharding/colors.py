@@ -41,9 +41,21 @@ def text_color(background: str) -> str:
 
 
 def text_colors(backgrounds: list[str]) -> list[str]:
-    """:func:`text_color` of each background, with one lookup per distinct colour."""
-    chosen: dict[str, str] = {}
-    return [chosen.get(b) or chosen.setdefault(b, text_color(b)) for b in backgrounds]
+    """:func:`text_color` of each ``#RRGGBB`` background, worked out for all of them at once."""
+    if not backgrounds:
+        return []
+    import numpy as np
+
+    values = np.array([int(b[1:7], 16) for b in backgrounds])
+    linear = np.array(_LINEAR)
+    lum = (
+        0.2126 * linear[(values >> 16) & 255]
+        + 0.7152 * linear[(values >> 8) & 255]
+        + 0.0722 * linear[values & 255]
+    )
+    on_black = (lum + 0.05) / 0.05
+    on_white = 1.05 / (lum + 0.05)
+    return np.where(on_black >= on_white, "#000000", "#ffffff").tolist()
 
 
 def relative_luminance(color: str) -> float:
