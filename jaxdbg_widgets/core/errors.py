@@ -76,11 +76,12 @@ def raise_findable(exc: BaseException) -> NoReturn:
     """Raise ``exc`` from a frame that names it, for code that JAX itself calls back.
 
     The message XLA builds lists the frames from the innermost one outward, so ``exc`` is
-    raised afresh (its own traceback dropped) from that frame.
+    raised afresh (its own traceback dropped) from that frame, keeping its cause and showing
+    no other exception as its context.
     """
-    namespace = {"failure": exc.with_traceback(None)}
+    namespace = {"failure": exc.with_traceback(None), "cause": exc.__cause__}
     try:
-        exec(compile("raise failure", remember(exc), "exec"), namespace)
+        exec(compile("raise failure from cause", remember(exc), "exec"), namespace)
     finally:
         namespace.clear()
     raise AssertionError("unreachable")  # pragma: no cover - the exec above always raises

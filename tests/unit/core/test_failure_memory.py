@@ -11,7 +11,12 @@ from jax import numpy as jnp
 
 import jaxdbg_widgets as jdw
 from jaxdbg_widgets.core import jax_registry
-from jaxdbg_widgets.core.errors import DebuggerQuit, detached, original_exception
+from jaxdbg_widgets.core.errors import (
+    DebuggerQuit,
+    detached,
+    original_exception,
+    raise_findable,
+)
 
 
 class Tagged(Exception):
@@ -119,3 +124,24 @@ def test_a_stopped_session_keeps_no_captured_array_alive(stop, compiled):
     assert stopped in (jax.errors.JaxRuntimeError, DebuggerQuit, KeyboardInterrupt)
     gc.collect()
     assert refs and refs[0]() is None
+
+
+def test_a_backend_failure_raised_findably_keeps_its_cause_and_hides_its_context():
+    def backend(frames, thread_id, **kwargs):
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt:
+            raise_findable(DebuggerQuit("stopped"))
+
+    undo = jax_registry.register("findable", backend, -100)
+    try:
+        with pytest.raises(jax.errors.JaxRuntimeError) as info:
+            jax.jit(lambda x: jax.debug.breakpoint(backend="findable"))(1.0)
+            jdw.effects_barrier()
+    finally:
+        undo()
+    assert str(original_exception(info.value)) == "stopped"
+    try:
+        raise_findable(ValueError("outer"))
+    except ValueError as error:
+        assert error.__suppress_context__ and error.__cause__ is None
