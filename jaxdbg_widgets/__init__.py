@@ -20,6 +20,7 @@ from jaxdbg_widgets.core import (
     print,
     print_grad,
 )
+from jaxdbg_widgets.debugger import standalone as _standalone
 from jaxdbg_widgets.debugger.scripts import script
 from jaxdbg_widgets.memory import memory_map
 from jaxdbg_widgets.sharding import (
@@ -30,6 +31,8 @@ from jaxdbg_widgets.sharding import (
     visualize_array_sharding,
     visualize_sharding,
 )
+
+_standalone.install()  # jdw.breakpoint, scripts and $JAXDBG_HEADLESS work without %load_ext
 
 _LAZY = {
     "PrintLog": "jaxdbg_widgets.notebook.printlog",

@@ -324,6 +324,14 @@ def remember_cell_file(shell: Any, raw_cell: str, number: int) -> None:
         _cell_files[compiler.get_code_name(raw_cell, raw_cell, number)] = number
 
 
+def remember_cell_history(shell: Any) -> None:
+    """Note the files of the cells run so far (the running one included), as above."""
+    history = getattr(getattr(shell, "history_manager", None), "input_hist_raw", [])
+    for number, raw_cell in enumerate(history):
+        if number:
+            remember_cell_file(shell, raw_cell, number)
+
+
 def cell_name(filename: str) -> str | None:
     """``In[3]`` for code IPython compiled from cell 3, else ``None``."""
     old_style = _OLD_CELL_FILE.match(filename)

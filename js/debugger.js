@@ -271,6 +271,8 @@ function render({ model, el }) {
   };
   model.on("change:view", update);
   update();
+  // Tells the kernel a view exists; without it the breakpoint also offers the typed prompt.
+  model.send({ type: "rendered" });
   return () => model.off("change:view", update);
 }
 

@@ -11,11 +11,14 @@ anyway. Quit raises :class:`~jaxdbg_widgets.core.errors.DebuggerQuit`.
 
 from __future__ import annotations
 
+import os
 import threading
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from jaxdbg_widgets import _kernel_internals
 from jaxdbg_widgets.core import jax_registry
 from jaxdbg_widgets.core.errors import DebuggerQuit, raise_findable
 from jaxdbg_widgets.debugger import headless, scripts, stops
@@ -27,10 +30,15 @@ from jaxdbg_widgets.debugger.view import ViewBuilder
 BACKEND_NAME = "jaxdbg"
 PRIORITY = 10
 POLL_SECONDS = 0.25
+RENDER_TIMEOUT_SECONDS = 5.0
+"""How long a displayed debugger widget has to say it rendered before the typed prompt (or the
+headless policy) takes over; ``$JAXDBG_RENDER_TIMEOUT`` overrides it."""
+RENDER_TIMEOUT_ENV_VAR = "JAXDBG_RENDER_TIMEOUT"
+RENDERED = {"type": "rendered"}
 PROMPT = "(jdb) "
 
 
-class Inbox(Protocol):
+class MessageSource(Protocol):
     """Messages the widget's front end sent (``model.send(content)``), as the transports give them."""
 
     def get(self, timeout: float) -> Any | None: ...
@@ -43,7 +51,7 @@ class FrontEnd:
     """Where commands come from; the defaults are the transports package, tests pass fakes."""
 
     detect_tier: Callable[[], Tier]
-    open_inbox: Callable[[Any], Inbox]
+    open_inbox: Callable[[Any], MessageSource]
     read_line: Callable[[str], str | None]
     display: Callable[[Any], Callable[[Any], None]]
 
@@ -81,10 +89,8 @@ def _run_key() -> Any:
     kernel = current_kernel()
     if kernel is None:
         return _outside_kernel_run
-    try:
-        return kernel.get_parent("shell").get("header", {}).get("msg_id")
-    except (AttributeError, TypeError):
-        return _outside_kernel_run
+    msg_id = _kernel_internals.request_id(kernel)
+    return _outside_kernel_run if msg_id is None else msg_id
 
 
 def _default_front_end() -> FrontEnd:
@@ -199,24 +205,54 @@ def _serve(session: Session, front_end: FrontEnd) -> Resume:
     return _serve_headless(session)
 
 
+def render_timeout() -> float:
+    """Seconds a widget has to acknowledge its view: ``$JAXDBG_RENDER_TIMEOUT`` or the default."""
+    try:
+        return float(os.environ.get(RENDER_TIMEOUT_ENV_VAR, RENDER_TIMEOUT_SECONDS))
+    except ValueError:
+        return RENDER_TIMEOUT_SECONDS
+
+
 def _serve_widget(session: Session, front_end: FrontEnd) -> Resume:
+    """Serve the widget's clicks; without a rendered view, go on with typed commands.
+
+    A view says ``{"type": "rendered"}`` when it draws (any message from it proves it too).
+    If none arrives within :func:`render_timeout` seconds, or the transport fails, the widget
+    is frozen to its static view and the same breakpoint continues through typed commands,
+    which fall back to the headless policy where stdin is not allowed.
+    """
+    from jaxdbg_widgets.debugger.transports.inbox import NoTransport
     from jaxdbg_widgets.debugger.widget import DebuggerWidget
 
     builder = ViewBuilder(session)
     widget = DebuggerWidget(view=builder.build())
     inbox = front_end.open_inbox(widget)
     update = front_end.display(widget)
+    timeout = render_timeout()
+    deadline = time.monotonic() + timeout
+    rendered, fallback = False, None
     try:
         while session.resume is None:
             content = inbox.get(POLL_SECONDS)
             if content is not None:
-                apply_message(session, content)
-                widget.view = builder.build()
-        return session.resume
+                rendered = True
+                if content != RENDERED:
+                    apply_message(session, content)
+                    widget.view = builder.build()
+            elif not rendered and time.monotonic() >= deadline:
+                fallback = f"no front end showed the debugger widget within {timeout:g} s"
+                break
+    except NoTransport as error:
+        fallback = str(error)
     finally:
         inbox.close()
-        _freeze(widget, builder.build(_status(session)), update)
+        status = "typed prompt" if fallback else _status(session)
+        _freeze(widget, builder.build(status), update)
         builder.forget()
+    if fallback is None:
+        return session.resume
+    print(f"jaxdbg: {fallback}; continuing without the widget", flush=True)
+    return _serve_lines(session, front_end, widget=False)
 
 
 def _serve_lines(session: Session, front_end: FrontEnd, *, widget: bool) -> Resume:

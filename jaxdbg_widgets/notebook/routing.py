@@ -66,6 +66,7 @@ def install(ip: Any) -> Undo:
         cells.set_current_cell(None)
 
     previous_cell = cells.current_cell()
+    _kernel_internals.remember_cell_history(ip)
     ip.events.register("pre_run_cell", before)
     ip.events.register("post_execute", wait_for_effects)
     ip.events.register("post_run_cell", after)
