@@ -82,16 +82,15 @@ def _jax_text(shape: tuple[int, ...], sharding: Any) -> None:
 def _contenders(case: Case) -> dict[str, Callable[[], object]]:
     """Our three renderers from scratch (layout included) and JAX's text of the same mesh."""
     from jaxdbg_widgets import sharding_html, sharding_text
-    from jaxdbg_widgets.sharding.layout import sharding_layout
     from jaxdbg_widgets.sharding.options import RenderOptions
-    from jaxdbg_widgets.sharding.view import view_model
+    from jaxdbg_widgets.sharding.view import layout_and_view
 
     shape, sharding = case.shape, case.sharding()
     peer = CASES[case.peer] if case.peer else case
     peer_shape, peer_sharding = peer.shape, peer.sharding()
 
-    def state() -> str:
-        return json.dumps(view_model(sharding_layout(shape, sharding), RenderOptions()))
+    def state() -> str:  # what ShardingWidget(shape, sharding) builds and sends
+        return json.dumps(layout_and_view(shape, sharding, options=RenderOptions())[1])
 
     return {
         "text": lambda: sharding_text(shape, sharding, use_color=False),

@@ -8,6 +8,7 @@ from typing import Any
 from jax.debug import inspect_array_sharding as _jax_inspect_array_sharding
 
 from jaxdbg_widgets import _kernel_internals
+from jaxdbg_widgets.sharding.bulk import collector_paused
 from jaxdbg_widgets.sharding.colors import ColorMap
 from jaxdbg_widgets.sharding.html import render_html
 from jaxdbg_widgets.sharding.layout import sharding_layout
@@ -17,12 +18,16 @@ from jaxdbg_widgets.sharding.text import print_text, render_text
 
 def sharding_text(shape: Sequence[int], sharding: Any, *, dtype: Any = None, **options: Any) -> str:
     """The text diagram as a string (ANSI colour codes only with ``use_color=True``)."""
-    return render_text(sharding_layout(shape, sharding, dtype=dtype), RenderOptions(**options))
+    checked = RenderOptions(**options)
+    with collector_paused():
+        return render_text(sharding_layout(shape, sharding, dtype=dtype), checked)
 
 
 def sharding_html(shape: Sequence[int], sharding: Any, *, dtype: Any = None, **options: Any) -> str:
     """The static, deterministic HTML diagram."""
-    return render_html(sharding_layout(shape, sharding, dtype=dtype), RenderOptions(**options))
+    checked = RenderOptions(**options)
+    with collector_paused():
+        return render_html(sharding_layout(shape, sharding, dtype=dtype), checked)
 
 
 def visualize_sharding(

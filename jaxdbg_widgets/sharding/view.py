@@ -10,8 +10,18 @@ from collections.abc import Sequence
 from typing import Any
 
 from jaxdbg_widgets.sharding.bulk import collector_paused
-from jaxdbg_widgets.sharding.layout import Cell, Facet, ShardingLayout
+from jaxdbg_widgets.sharding.layout import Cell, Facet, ShardingLayout, sharding_layout
 from jaxdbg_widgets.sharding.options import RenderOptions, cell_size, cell_text
+
+
+def layout_and_view(
+    shape: Sequence[int], sharding: Any, *, dtype: Any = None, options: RenderOptions
+) -> tuple[ShardingLayout, dict[str, Any]]:
+    """The layout of ``shape`` under ``sharding`` and its view model, built in one pause of the
+    garbage collector (a collection between the two would walk every new object)."""
+    with collector_paused():
+        layout = sharding_layout(shape, sharding, dtype=dtype)
+        return layout, _view_model(layout, options)
 
 
 def view_model(layout: ShardingLayout, options: RenderOptions) -> dict[str, Any]:

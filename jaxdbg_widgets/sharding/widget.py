@@ -10,9 +10,9 @@ import traitlets
 
 from jaxdbg_widgets._assets import asset, inlined_module
 from jaxdbg_widgets.sharding.html import html_from_view
-from jaxdbg_widgets.sharding.layout import ShardingLayout, sharding_layout
+from jaxdbg_widgets.sharding.layout import ShardingLayout
 from jaxdbg_widgets.sharding.options import RenderOptions
-from jaxdbg_widgets.sharding.view import view_model
+from jaxdbg_widgets.sharding.view import layout_and_view
 
 
 class ShardingWidget(anywidget.AnyWidget):
@@ -30,9 +30,9 @@ class ShardingWidget(anywidget.AnyWidget):
     zoom = traitlets.Float(1.0).tag(sync=True)
 
     def __init__(self, shape: Any, sharding: Any, *, dtype: Any = None, **options: Any) -> None:
-        self._layout = sharding_layout(shape, sharding, dtype=dtype)
         self._options = RenderOptions(**options)
-        super().__init__(view=view_model(self._layout, self._options))
+        self._layout, view = layout_and_view(shape, sharding, dtype=dtype, options=self._options)
+        super().__init__(view=view)
 
     @classmethod
     def from_array(cls, arr: Any, **options: Any) -> ShardingWidget:
