@@ -265,19 +265,22 @@ def _grouped_by_span(
     read once; the devices' attributes are then read a group at a time.
     """
     rank = len(shape)
-    by_object: dict[int, list[Device]] = {}
-    index_of: dict[int, Any] = {}
-    for device, index in zip(_devices(list(indices)), indices.values(), strict=True):
-        held = by_object.get(id(index))
-        if held is None:
-            by_object[id(index)] = [device]
-            index_of[id(index)] = index
-        else:
-            held.append(device)
+    devices = _devices(list(indices))
+    values = list(indices.values())
+    if len(set(map(id, values))) == len(values):  # no shared index objects: one device each
+        by_object = [(index, [device]) for index, device in zip(values, devices, strict=True)]
+    else:
+        shared: dict[int, tuple[Any, list[Device]]] = {}
+        for device, index in zip(devices, values, strict=True):
+            entry = shared.get(id(index))
+            if entry is None:
+                shared[id(index)] = (index, [device])
+            else:
+                entry[1].append(device)
+        by_object = list(shared.values())
     read = slice.indices
     groups: dict[tuple[_Span, ...], list[Device]] = {}
-    for key_id, devices in by_object.items():
-        index = index_of[key_id]
+    for index, held_here in by_object:
         if len(index) != rank:
             raise ValueError(f"sharding index {index!r} does not match an array of rank {rank}")
         try:
@@ -286,9 +289,9 @@ def _grouped_by_span(
             key = tuple(map(_span, index, shape))
         held = groups.get(key)
         if held is None:
-            groups[key] = devices
+            groups[key] = held_here
         else:
-            held.extend(devices)
+            held.extend(held_here)
     return groups
 
 

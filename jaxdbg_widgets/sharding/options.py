@@ -74,7 +74,7 @@ def cell_text(layout: ShardingLayout, cell: Cell) -> str:
     """The label drawn in a cell; the holding processes are added when there are several."""
     if len(layout.process_indices) <= 1:
         return cell.label
-    return f"{cell.label} p" + ",".join(str(p) for p in cell.process_indices)
+    return f"{cell.label} p" + ",".join(map(str, cell.process_indices))
 
 
 def _ratio(part: int, whole: int, chunks: int = 1) -> float:

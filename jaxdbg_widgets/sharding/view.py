@@ -141,16 +141,17 @@ def _facet(
     """Track sizes by JAX's rules, widened where a label would not fit (as rich's columns are)."""
     widths = [options.min_width] * facet.cols
     heights: list[int | None] = [None] * facet.rows
-    size_of: dict[tuple[int, ...], tuple[int, int | None]] = {}
+    size_of: dict[tuple[int, tuple[int, ...]], tuple[int, int | None]] = {}
     placed = []
     for r, c, cell in facet.cells:
         i = number[id(cell)]
         placed.append([r, c, i])
-        size = size_of.get(cell.shard_shape)
+        key = (len(labels[i]), cell.shard_shape)
+        size = size_of.get(key)
         if size is None:
-            size = size_of[cell.shard_shape] = cell_size(layout, facet, cell, options)
+            width, height = cell_size(layout, facet, cell, options)
+            size = size_of[key] = (max(width, key[0] + 2), height)
         width, height = size
-        width = max(width, len(labels[i]) + 2)
         if width > widths[c]:
             widths[c] = width
         if height is not None and height > (heights[r] or 0):
