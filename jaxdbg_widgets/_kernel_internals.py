@@ -195,6 +195,8 @@ def comm_target(kernel: Any, entry: Any) -> tuple[str, str | None]:
     Header and content are unpacked without ``deserialize``, whose replay check would reject
     the message when the kernel later dispatches it for real.
     """
+    if not entry[2]:
+        return "", None  # a callback the kernel queued for itself, not a message
     session = kernel.session
     _, frames = session.feed_identities(_queued_frames(entry), copy=False)
     msg_type = session.unpack(_bytes(frames[1])).get("msg_type")
@@ -325,11 +327,28 @@ def remember_cell_file(shell: Any, raw_cell: str, number: int) -> None:
 
 
 def remember_cell_history(shell: Any) -> None:
-    """Note the files of the cells run so far (the running one included), as above."""
+    """Note the files of the cells run so far (the running one included), as above.
+
+    History keeps each cell without its trailing newlines, so both spellings are noted; the
+    running cell's exact source is the code of the kernel's current request.
+    """
     history = getattr(getattr(shell, "history_manager", None), "input_hist_raw", [])
     for number, raw_cell in enumerate(history):
         if number:
             remember_cell_file(shell, raw_cell, number)
+            remember_cell_file(shell, raw_cell + "\n", number)
+    kernel = getattr(shell, "kernel", None)
+    code = _request_code(kernel) if kernel is not None else None
+    if code is not None and history:
+        remember_cell_file(shell, code, len(history) - 1)
+
+
+def _request_code(kernel: Any) -> str | None:
+    try:
+        code = kernel.get_parent("shell").get("content", {}).get("code")
+    except (AttributeError, TypeError):
+        return None
+    return code if isinstance(code, str) else None
 
 
 def cell_name(filename: str) -> str | None:

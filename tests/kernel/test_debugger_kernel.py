@@ -120,7 +120,9 @@ def test_main_thread_frame_click_evaluate_continue(dbg_kernel):
     assert view["status"] == "waiting"
     assert view["header"]["function"] == "inner"
     assert view["header"]["thread"] == "main thread"
-    assert [f["function"] for f in view["frames"]][:3] == ["inner", "outer", "<module>"]
+    functions = [f["function"] for f in view["frames"]][:3]
+    assert functions[:2] == ["inner", "outer"]
+    assert functions[2] in ("<module>", "<cell line: 0>")  # IPython 7.34 names cell code by line
     assert view["header"]["file"].startswith("In[")
     view = dbg.send({"type": "frame", "index": 1}, lambda v: v["selected"] == 1)
     assert view["header"]["function"] == "outer"
