@@ -267,6 +267,9 @@ def _grouped_by_span(
     rank = len(shape)
     devices = _devices(list(indices))
     values = list(indices.values())
+    fast = _distinct_slice_keys(values, shape)
+    if fast is not None:
+        return dict(zip(fast, map(list, zip(devices)), strict=True))
     if len(set(map(id, values))) == len(values):  # no shared index objects: one device each
         by_object = [(index, [device]) for index, device in zip(values, devices, strict=True)]
     else:
@@ -318,6 +321,19 @@ def _devices(raw: list[Any]) -> list[Device]:
     with contextlib.suppress(TypeError):  # unhashable devices are described afresh each time
         _KNOWN.update(zip(raw, made, strict=True))
     return made
+
+
+def _distinct_slice_keys(values: list[Any], shape: tuple[int, ...]) -> list[Any] | None:
+    """Every index's ``(start, stop, step)`` per dimension, read in one pass without a Python
+    loop, when each index is a tuple of slices of the right rank and no two are equal;
+    otherwise None (replicas, integer entries and errors take the general path)."""
+    if set(map(len, values)) != {len(shape)}:
+        return None
+    try:
+        keys = list(map(tuple, map(map, repeat(slice.indices), values, repeat(shape))))
+    except TypeError:
+        return None
+    return keys if len(set(keys)) == len(keys) else None
 
 
 def _span(entry: Any, size: int) -> _Span:
