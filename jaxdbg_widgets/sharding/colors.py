@@ -121,8 +121,19 @@ def _golden_colors(count: int) -> list[str]:
     high = np.where(light <= 0.5, light * (1 + sat), light + sat - light * sat)
     low = 2 * light - high
     channels = [_hue_channel(low, high, hue + shift) for shift in (1 / 3, 0.0, -1 / 3)]
-    rgb = np.rint(np.clip(np.stack(channels, axis=1), 0, 1) * 255).astype(np.int64)
-    return [f"#{v:06X}" for v in (rgb @ np.array([1 << 16, 1 << 8, 1])).tolist()]
+    rgb = np.rint(np.clip(np.stack(channels, axis=1), 0, 1) * 255).astype(np.uint8)
+    return _hex_strings(rgb)
+
+
+def _hex_strings(rgb: Any) -> list[str]:
+    """``#RRGGBB`` for each row of an ``(n, 3)`` uint8 array, spelled out with array indexing."""
+    import numpy as np
+
+    digits = np.frombuffer(b"0123456789ABCDEF", dtype=np.uint8)
+    chars = np.full((len(rgb), 7), ord("#"), dtype=np.uint8)
+    chars[:, 1::2] = digits[rgb >> 4]
+    chars[:, 2::2] = digits[rgb & 15]
+    return chars.view("S7").ravel().astype(str).tolist()
 
 
 def _hue_channel(low: Any, high: Any, hue: Any) -> Any:
