@@ -45,8 +45,9 @@ def serve_hit(
     """Gather ``session`` into its run's shard session and wait for this shard's answer.
 
     ``serve`` answers the whole shard session (widget, typed lines, script, headless); it runs
-    on a thread of its own. An error that ends the session (an interrupt) is raised here, in
-    every shard's thread.
+    on a thread of its own. A quit, or an error that ends the session (an interrupt), is
+    returned or raised in one shard's thread only; the others get ``CONTINUE_ALL``, which
+    skips the rest of the run, so the cell shows the stop once.
     """
     shards, shard, opened = _join(session, run_key, axis_sizes)
     if opened:
@@ -57,9 +58,13 @@ def serve_hit(
                 pass
         except BaseException as error:  # an interrupt on the main thread ends every shard
             shards.end(error)
+            shards.claim_stop()
             raise
-    if shards.error is not None:
-        raise shards.error
+    if resume is Resume.QUIT or shards.error is not None:
+        if not shards.claim_stop():
+            return Resume.CONTINUE_ALL  # another shard carries the stop to the cell
+        if shards.error is not None:
+            raise shards.error
     return resume
 
 

@@ -142,6 +142,7 @@ class ShardSession:
         self._by_label: dict[str, _Hit] = {}
         self._selected: _Hit | None = None
         self._picked = False
+        self._stop_claimed = False
         self.version = 0
         """Counts every change a front end must redraw: arrivals, picks, commands."""
         self.error: BaseException | None = None
@@ -319,6 +320,13 @@ class ShardSession:
     def context(self, num_lines: int = 2) -> str:
         """The selected shard's ``print_context``."""
         return self.session.context(num_lines)
+
+    def claim_stop(self) -> bool:
+        """``True`` for the one shard that carries a quit or an error to the cell; the others
+        of the run are released without it, so the cell sees the stop once."""
+        with self._lock:
+            claimed, self._stop_claimed = self._stop_claimed, True
+            return not claimed
 
     def end(self, error: BaseException) -> None:
         """End every shard because of ``error`` (an interrupt, a failed front end): each
