@@ -267,10 +267,10 @@ def _grouped_by_span(
     rank = len(shape)
     devices = _devices(list(indices))
     values = list(indices.values())
-    fast = _distinct_slice_keys(values, shape)
-    if fast is not None:
-        return dict(zip(fast, map(list, zip(devices)), strict=True))
     if len(set(map(id, values))) == len(values):  # no shared index objects: one device each
+        fast = _distinct_slice_keys(values, shape)
+        if fast is not None:
+            return dict(zip(fast, map(list, zip(devices)), strict=True))
         by_object = [(index, [device]) for index, device in zip(values, devices, strict=True)]
     else:
         shared: dict[int, tuple[Any, list[Device]]] = {}
