@@ -55,12 +55,10 @@ def install(ip: Any) -> Undo:
     already_counted = _kernel_internals.counts_cell_before_running(ip)
 
     def before(info: Any) -> None:
-        if not getattr(info, "store_history", True):
-            cells.set_current_cell(None)
-            return
-        number = ip.execution_count - 1 if already_counted else ip.execution_count
+        stored = getattr(info, "store_history", True)
+        number = ip.execution_count - 1 if already_counted and stored else ip.execution_count
         _kernel_internals.remember_cell_file(ip, getattr(info, "raw_cell", ""), number)
-        cells.set_current_cell(number)
+        cells.set_current_cell(number if stored else None)
 
     def after(_result: Any) -> None:
         cells.set_current_cell(None)

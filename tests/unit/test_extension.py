@@ -1,5 +1,8 @@
 """Loading and unloading the extension in an in-process IPython shell."""
 
+import sys
+import types
+
 import pytest
 from IPython.core.completer import provisionalcompleter
 from IPython.testing import globalipapp
@@ -71,3 +74,36 @@ def test_unknown_subcommand_prints_usage_not_traceback(ip, capsys):
     err = capsys.readouterr().err
     assert err.splitlines()[0] == "%jaxdbg: unknown subcommand 'bogus'"
     assert "Traceback" not in err
+
+
+def test_colab_custom_widget_manager_is_enabled_on_load_and_off_on_unload(ip, monkeypatch):
+    calls = []
+    output = types.ModuleType("google.colab.output")
+    output.enable_custom_widget_manager = lambda: calls.append("enable")
+    output.disable_custom_widget_manager = lambda: calls.append("disable")
+    colab = types.ModuleType("google.colab")
+    colab.output = output
+    google = types.ModuleType("google")
+    google.colab = colab
+    for name, module in (
+        ("google", google),
+        ("google.colab", colab),
+        ("google.colab.output", output),
+    ):
+        monkeypatch.setitem(sys.modules, name, module)
+    ip.run_line_magic("load_ext", "jaxdbg")
+    assert calls == ["enable"]
+    ip.run_line_magic("unload_ext", "jaxdbg")
+    assert calls == ["enable", "disable"]
+
+
+def test_a_failing_feature_is_left_off_and_named_in_the_load_message(ip, capsys, monkeypatch):
+    def broken(_ip):
+        raise RuntimeError("no such thing\nsecond line")
+
+    monkeypatch.setattr(extension, "FEATURES", [*extension.FEATURES, ("broken feature", broken)])
+    ip.run_line_magic("load_ext", "jaxdbg")
+    out = capsys.readouterr().out
+    assert out.count("\n") == 1
+    assert "broken feature (RuntimeError: no such thing)" in out
+    assert extension.is_loaded()

@@ -213,3 +213,42 @@ def test_outside_a_kernel_there_is_no_transport_and_no_stdin() -> None:
     assert transports.read_line("(jdb) ") is None
     with pytest.raises(TypeError, match="prompt must be a str"):
         transports.read_line(3)  # type: ignore[arg-type]
+
+
+class _GarbledSession:
+    def feed_identities(self, msg_list, copy=True):
+        raise ValueError("not a message")
+
+
+class _PumpKernel(_Kernel):
+    """Enough of an ipykernel 6 kernel for the pump: a queue whose messages cannot be parsed."""
+
+    def __init__(self, entries: list[Any]) -> None:
+        super().__init__()
+        self.queue = list(entries)
+        self.msg_queue = SimpleNamespace(
+            qsize=lambda: len(self.queue),
+            get_nowait=lambda: self.queue.pop(0),
+            put_nowait=self.queue.append,
+        )
+        self.shell_stream = SimpleNamespace(flush=lambda *a: None)
+        self.session = _GarbledSession()
+
+
+def test_the_pump_gives_up_after_repeated_parse_failures(caplog, monkeypatch) -> None:
+    from jaxdbg_widgets import _capabilities
+    from jaxdbg_widgets.debugger.transports.pump import MAX_PARSE_FAILURES, PumpInbox
+
+    monkeypatch.setattr(_capabilities, "_table", dict(_capabilities._table))
+
+    entries = [(n, None, ([b"garbled"],)) for n in range(MAX_PARSE_FAILURES)]
+    kernel = _PumpKernel([*entries, (99, "a queued callback", ())])
+    inbox = PumpInbox(_Comm("c6"), CellParent.capture(kernel))
+    try:
+        with pytest.raises(transports.NoTransport, match="could not be parsed"):
+            inbox.get(1)
+    finally:
+        inbox.close()
+    assert sorted(kernel.queue) == sorted([*entries, (99, "a queued callback", ())])
+    assert "could not parse a shell message" in caplog.text
+    assert not _capabilities.has("ipykernel", "shell-pump")

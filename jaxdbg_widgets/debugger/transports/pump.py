@@ -78,7 +78,7 @@ class PumpInbox(Inbox):
     def _is_mine(self, entry: Any) -> bool:
         """Whether a queued shell message is a comm message for this inbox's comm."""
         try:
-            _, comm_id = _kernel_internals.comm_target(self._cell.kernel, entry)
+            msg_type, comm_id = _kernel_internals.comm_target(self._cell.kernel, entry)
         except Exception:
             self._failures += 1
             _log.warning(
@@ -87,5 +87,6 @@ class PumpInbox(Inbox):
                 exc_info=True,
             )
             return False
-        self._failures = 0
+        if msg_type:  # a parsed message, not a callback the kernel queued for itself
+            self._failures = 0
         return comm_id == self.comm_id
