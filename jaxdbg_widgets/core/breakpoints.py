@@ -24,7 +24,7 @@ from jax import numpy as jnp
 from jaxdbg_widgets.core import _jax_internals as jx
 from jaxdbg_widgets.core import jax_registry
 from jaxdbg_widgets.core.errors import DebuggerQuit
-from jaxdbg_widgets.core.frames import CapturedFrames, capture
+from jaxdbg_widgets.core.frames import CapturedFrames, Frame, capture
 from jaxdbg_widgets.core.primitive import (
     Batch,
     bind,
@@ -87,6 +87,36 @@ def _accepts(backend: Callable[..., Any], name: str) -> bool:
     return any(p.kind is p.VAR_KEYWORD or p.name == name for p in parameters)
 
 
+class _CantFlatten:
+    """Stands for a local that JAX's debugger frames cannot hold (a dict with unsortable keys)."""
+
+    def __repr__(self) -> str:
+        return "<cant_flatten>"
+
+
+CANT_FLATTEN = _CantFlatten()
+
+
+def _flattenable(value: Any) -> Any:
+    try:
+        jax.tree_util.tree_leaves(value)
+    except Exception:
+        return CANT_FLATTEN
+    return value
+
+
+def _as_jax_frame(frame: Frame) -> Frame:
+    """``frame`` as JAX's own breakpoint shows it: no globals, unflattenable locals replaced."""
+    local_values = {name: _flattenable(value) for name, value in frame.locals.items()}
+    return replace(frame, locals=local_values, globals={}, batched={})
+
+
+def _is_ours(backend: Callable[..., Any]) -> bool:
+    """Whether ``backend`` is one this package provides (else JAX's or a user's own)."""
+    module = getattr(backend, "__module__", None) or ""
+    return module.split(".")[0] == "jaxdbg_widgets"
+
+
 @dataclass(frozen=True)
 class _Shard:
     """The manual mesh axes a breakpoint was traced under, their staged indices and the mesh."""
@@ -146,7 +176,8 @@ def _session(
     """The host function of one breakpoint: rebuild its frames and enter the backend.
 
     Under ``vmap`` it enters once with the whole batch stacked, or with ``per_element`` once
-    per element in order (``jax.debug.breakpoint``'s behaviour), labelled with its index.
+    per element in order (``jax.debug.breakpoint``'s behaviour), labelled with its index;
+    ``per_element`` hits served by a backend not ours get exactly what JAX would pass.
     """
     count = len(captured.operands)
 
@@ -156,7 +187,7 @@ def _session(
         sizes = shard.sizes if shard is not None else None
         if batch is None:
             extra = {"device": device, "axis_sizes": sizes}
-            _enter(backend_name, captured.rebuild(values), kwargs, extra)
+            _enter(backend_name, captured.rebuild(values), kwargs, extra, as_jax=per_element)
             return
         batch = replace(batch, batched=batch.batched[:count])
         stacked = _flatten_batch(values, batch)
@@ -172,18 +203,29 @@ def _session(
                 v[position] if flag else v for v, flag in zip(stacked, batch.batched, strict=True)
             ]
             label = ", ".join(part for part in (device, f"vmap element {element}") if part)
-            _enter(
-                backend_name, captured.rebuild(one), kwargs, {"device": label, "axis_sizes": sizes}
-            )
+            extra = {"device": label, "axis_sizes": sizes}
+            _enter(backend_name, captured.rebuild(one), kwargs, extra, as_jax=True)
 
     return host
 
 
 def _enter(
-    backend_name: str | None, frames: list[Any], kwargs: dict[str, Any], extra: dict[str, Any]
+    backend_name: str | None,
+    frames: list[Any],
+    kwargs: dict[str, Any],
+    extra: dict[str, Any],
+    *,
+    as_jax: bool = False,
 ) -> None:
-    """Call the backend under the session lock, passing only the ``extra`` it accepts."""
+    """Call the backend under the session lock, passing only the ``extra`` it accepts.
+
+    With ``as_jax`` a backend not ours (JAX's ``cli``, ``colab``, a user's) is called exactly
+    as ``jax.debug.breakpoint`` would call it: JAX's frames, no extras, its ``SystemExit``.
+    """
     backend = jax_registry.lookup(backend_name)
+    like_jax = as_jax and not _is_ours(backend)
+    if like_jax:
+        frames, extra = [_as_jax_frame(f) for f in frames], {}
     extra = {
         k: v for k, v in extra.items() if v is not None and k not in kwargs and _accepts(backend, k)
     }
@@ -194,6 +236,8 @@ def _enter(
         try:
             backend(frames, current_thread_id(), **kwargs, **extra)
         except SystemExit as exit_:
+            if like_jax:
+                raise
             raise DebuggerQuit() from exit_
 
 
@@ -247,8 +291,9 @@ def jax_breakpoint(
 ) -> Any:
     """``jax.debug.breakpoint`` on this package's primitive, as ``%load_ext jaxdbg`` installs it.
 
-    Same signature and behaviour, one session per ``vmap`` element in order; the frames keep
-    their globals, and a hit names its device under ``shard_map`` and its ``vmap`` element.
+    Same signature and behaviour, one session per ``vmap`` element in order. Served by our
+    backend, the frames keep their globals and a hit names its device and ``vmap`` element;
+    any other backend (``cli``, ``colab``, a user's) gets exactly JAX's frames and arguments.
     """
     return _breakpoint(
         backend, filter_frames, num_frames, ordered, token, "expand_dims", kwargs, per_element=True
