@@ -38,6 +38,8 @@ echo "colab: pins kept: $(grep -v '^#' "$CONSTRAINTS" | tr '\n' ' ')"
 "$VENV/bin/python" -m pytest -q -p no:cacheprovider \
   tests/unit/test_capability.py \
   tests/unit/test_extension.py \
+  tests/unit/test_kernel_internals.py \
+  tests/unit/test_transports.py \
   tests/unit/debugger/test_standalone.py \
   tests/kernel/test_extension_kernel.py \
   tests/kernel/test_magics_printing.py \

@@ -238,7 +238,7 @@ def show_error_line(shell: Any, value: BaseException) -> list[str]:
     if _capabilities.has("ipython", "error-line") or _passes(_probe_error_line, shell):
         shell._showtraceback(type(value), value, stb)
     else:
-        print("".join(stb), file=sys.stderr)
+        print("".join(stb), end="", file=sys.stderr)
     return stb
 
 
