@@ -94,14 +94,14 @@ class _CantFlatten:
         return "<cant_flatten>"
 
 
-CANT_FLATTEN = _CantFlatten()
+_CANT_FLATTEN = _CantFlatten()
 
 
 def _flattenable(value: Any) -> Any:
     try:
         jax.tree_util.tree_leaves(value)
     except Exception:
-        return CANT_FLATTEN
+        return _CANT_FLATTEN
     return value
 
 
