@@ -85,6 +85,13 @@ def _probe_rule_tables() -> None:
         if not hasattr(rules, "__setitem__"):
             raise TypeError(f"{module.__name__}.{table} is not a rule table")
     _needs(_state_discharge, "register_discharge_rule")
+    context = getattr(_state_discharge, "DischargeContext", None)
+    if context is not None and not hasattr(context, "__dataclass_fields__"):
+        raise TypeError("DischargeContext is not a dataclass")
+    if context is not None and not {"in_avals", "out_avals"} <= {
+        f.name for f in dataclasses.fields(context)
+    }:
+        raise TypeError("DischargeContext has no in_avals and out_avals")
 
 
 _CONTEXT_FIELDS = {"module_context", "avals_in", "avals_out", "tokens_in", "tokens_out"}
@@ -149,7 +156,6 @@ if HOST_CALL:
     primitive_jvps = _ad.primitive_jvps
     primitive_transposes = _ad.primitive_transposes
     partial_eval_custom_rules = _pe.partial_eval_jaxpr_custom_rules
-    register_discharge_rule = _state_discharge.register_discharge_rule
     lower_fun = _mlir.lower_fun
     is_ordered = _debugging.effects.ordered_effects.contains
 else:
@@ -158,7 +164,6 @@ else:
     OrderedDebugEffect = _standins.OrderedDebugEffect
     debug_effect = _standins.debug_effect
     ordered_debug_effect = _standins.ordered_debug_effect
-    register_discharge_rule = _standins.register_discharge_rule
     is_ordered = _standins.is_ordered
     primitive_batchers, primitive_jvps, primitive_transposes = {}, {}, {}
     partial_eval_custom_rules: dict[Any, Any] = {}
@@ -169,6 +174,26 @@ class _NoTracer:
 
 
 Tracer: type = getattr(_core, "Tracer", _NoTracer)
+
+
+def register_discharge_rule(primitive: Any) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Register ``rule(in_avals, out_avals, *args, **params)`` as ``primitive``'s discharge rule.
+
+    JAX 0.12 calls discharge rules as ``rule(ctx, *args)`` with a ``DischargeContext``; the
+    rule is adapted to whichever convention this JAX uses.
+    """
+    if not HOST_CALL:
+        return _standins.register_discharge_rule(primitive)
+    register = _state_discharge.register_discharge_rule(primitive)
+    if not hasattr(_state_discharge, "DischargeContext"):
+        return register
+
+    def adapt(rule: Callable[..., Any]) -> Callable[..., Any]:
+        register(lambda ctx, *args, **params: rule(ctx.in_avals, ctx.out_avals, *args, **params))
+        return rule
+
+    return adapt
+
 
 _LOWERING_KEYWORDS = _keywords(_mlir.register_lowering) if HOST_CALL else frozenset()
 _EMIT_KEYWORDS = _keywords(_callback.emit_python_callback) if HOST_CALL else frozenset()
@@ -524,18 +549,27 @@ def callback_logger_names() -> tuple[str, ...]:
 _pallas_core = _module("pallas.core")
 
 
-def _probe_pallas() -> None:
+def _pallas_grid_context() -> Callable[[], Any]:
+    """A reader of the grid context of the Pallas kernel being traced (``None`` outside one).
+
+    JAX 0.11+ keeps it in a config state (``_grid_context``), older JAX on a thread-local
+    tracing environment (``_pallas_tracing_env.grid_context``).
+    """
+    state = getattr(_pallas_core, "_grid_context", None)
+    if state is not None and hasattr(state, "value"):
+        return lambda: state.value
     env = _needs(_pallas_core, "_pallas_tracing_env")._pallas_tracing_env
     caps.require_attributes(env, ["grid_context"])
+    return lambda: env.grid_context
 
 
 PALLAS_KERNEL = _check(
-    "pallas.core._pallas_tracing_env",
+    "pallas-grid-context",
     "jaxdbg prints inside Pallas kernels staged as jax.debug.print (else as host calls)",
-    _probe_pallas,
+    _pallas_grid_context,
 )
 
 
 def in_pallas_kernel() -> bool:
     """Whether a Pallas kernel body is being traced, where only JAX's own prints lower."""
-    return PALLAS_KERNEL and _pallas_core._pallas_tracing_env.grid_context is not None
+    return PALLAS_KERNEL and _pallas_grid_context()() is not None
