@@ -33,7 +33,9 @@ def test_hashed_cell_files_are_remembered_before_the_cell_runs(monkeypatch):
     assert _kernel_internals.cell_name(f"/tmp/{hash('x = 1' + chr(10))}.py") == "In[7]"
 
 
-def test_a_changed_showtraceback_signature_prints_the_line_instead(capsys):
+def test_a_changed_showtraceback_signature_prints_the_line_instead(capsys, monkeypatch):
+    monkeypatch.setattr(_capabilities, "_table", {})  # as before any load checked a shell
+
     def show(etype, value, stb, extra):
         raise AssertionError("not called with a changed signature")
 
