@@ -7,6 +7,7 @@ Each host call writes the line to ``sys.stdout`` and hands a ``PrintRecord`` to 
 from __future__ import annotations
 
 import copy
+import inspect
 import logging
 import sys
 import time
@@ -27,6 +28,12 @@ logger = logging.getLogger("jaxdbg_widgets")
 
 _JAX_OWN_PRINT = jax.debug.print
 """JAX's own print, which Pallas knows how to lower inside a kernel (ours has no rule there)."""
+_FORMAT_CHECKED = (
+    {"skip_format_check": True}
+    if "skip_format_check" in inspect.signature(jax.debug.print).parameters
+    else {}
+)
+"""What tells JAX's print the format is already checked (JAX 0.7.1+; 0.7.0 checks again)."""
 
 
 _KEEP_AT_MOST = 64
@@ -92,7 +99,7 @@ def _staged_print(
         if not skip_format_check:
             formatting.check_format(name, fmt, args, kwargs)
         if jx.in_pallas_kernel():
-            _JAX_OWN_PRINT(fmt, *args, ordered=ordered, skip_format_check=True, **kwargs)
+            _JAX_OWN_PRINT(fmt, *args, ordered=ordered, **_FORMAT_CHECKED, **kwargs)
             return
         call_site = site or user_call_site()
         log_record = None
