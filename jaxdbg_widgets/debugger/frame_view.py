@@ -8,6 +8,7 @@ A frame that does not say whether it is internal is judged by its file
 
 from __future__ import annotations
 
+import linecache
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -57,6 +58,8 @@ def view_frame(frame: Any) -> FrameView:
     offset = getattr(frame, "offset", None)
     if offset is not None and not 0 <= offset < len(source):
         offset = None
+    if offset is not None and not source[offset].strip():
+        source, offset = _whole_file(filename, lineno) or (source, offset)
     function = getattr(frame, "function", None) or _function_from_source(source, offset)
     internal = getattr(frame, "internal", None)
     return FrameView(
@@ -70,6 +73,18 @@ def view_frame(frame: Any) -> FrameView:
         batched=_batched(getattr(frame, "batched", None)),
         internal=is_internal_file(filename) if internal is None else bool(internal),
     )
+
+
+def _whole_file(filename: str, lineno: int) -> tuple[list[str], int] | None:
+    """The file's lines from ``linecache`` when they have text at ``lineno``, else ``None``.
+
+    ``inspect`` cuts a module-level frame to its first statement when IPython 7 renames the
+    cell's code ``<cell line: N>``, leaving the current line blank.
+    """
+    lines = [line.rstrip("\n") for line in linecache.getlines(filename)]
+    if 0 < lineno <= len(lines) and lines[lineno - 1].strip():
+        return lines, lineno - 1
+    return None
 
 
 def _batched(batched: Any) -> dict[str, Any]:
