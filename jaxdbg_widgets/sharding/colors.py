@@ -10,6 +10,7 @@ from __future__ import annotations
 import colorsys
 import math
 from collections.abc import Callable
+from functools import lru_cache
 from typing import Any
 
 ColorMap = str | Callable[[float], Any] | None
@@ -23,13 +24,24 @@ def cell_colors(count: int, color_map: ColorMap = None) -> list[str]:
     """``count`` distinct ``#RRGGBB`` colours, in cell order."""
     if count <= 0:
         return []
-    if color_map is None and count > _LISTED_LIMIT:
-        samples = _golden_colors(count)
-    else:
-        lookup = _resolve(DEFAULT_MAP if color_map is None else color_map)
-        points = [_sample_point(p, count) for p in _spread_order(count)]
-        samples = [_to_hex(c) for c in _looked_up(lookup, points)]
-    return _made_unique(samples)
+    if color_map is None:
+        return list(_default_colors(count))
+    return _mapped_colors(count, color_map)
+
+
+@lru_cache(maxsize=16)
+def _default_colors(count: int) -> tuple[str, ...]:
+    """The default map's colours for ``count`` cells, worked out once per count."""
+    if count > _LISTED_LIMIT:
+        return tuple(_made_unique(_golden_colors(count)))
+    return tuple(_mapped_colors(count, DEFAULT_MAP))
+
+
+def _mapped_colors(count: int, color_map: str | Callable[[float], Any]) -> list[str]:
+    """``count`` distinct colours sampled from ``color_map`` in spread order."""
+    lookup = _resolve(color_map)
+    points = [_sample_point(p, count) for p in _spread_order(count)]
+    return _made_unique([_to_hex(c) for c in _looked_up(lookup, points)])
 
 
 def text_color(background: str) -> str:
@@ -41,9 +53,15 @@ def text_color(background: str) -> str:
 
 
 def text_colors(backgrounds: list[str]) -> list[str]:
-    """:func:`text_color` of each ``#RRGGBB`` background, worked out for all of them at once."""
+    """:func:`text_color` of each ``#RRGGBB`` background, worked out for all of them at once
+    (and kept for the last few lists of backgrounds, as the same grid is often drawn again)."""
+    return list(_text_colors(tuple(backgrounds)))
+
+
+@lru_cache(maxsize=16)
+def _text_colors(backgrounds: tuple[str, ...]) -> tuple[str, ...]:
     if not backgrounds:
-        return []
+        return ()
     import numpy as np
 
     values = np.array([int(b[1:7], 16) for b in backgrounds])
@@ -55,7 +73,7 @@ def text_colors(backgrounds: list[str]) -> list[str]:
     )
     on_black = (lum + 0.05) / 0.05
     on_white = 1.05 / (lum + 0.05)
-    return np.where(on_black >= on_white, "#000000", "#ffffff").tolist()
+    return tuple(np.where(on_black >= on_white, "#000000", "#ffffff").tolist())
 
 
 def relative_luminance(color: str) -> float:

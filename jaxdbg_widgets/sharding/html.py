@@ -7,7 +7,10 @@ drop ``<style>`` still show the grid. It is also the widget's fallback in the ou
 
 from __future__ import annotations
 
+from functools import lru_cache
 from html import escape
+from itertools import repeat
+from operator import itemgetter
 from typing import Any
 
 from jaxdbg_widgets.sharding.bulk import collector_paused
@@ -67,7 +70,7 @@ def _html(view: dict[str, Any]) -> str:
         f"<style>{STYLE}</style>",
         f'<div class="jdw-shd-head"><b>{head}</b></div>',
         '<div class="jdw-shd-scroll">',
-        *(_facet_html(facet, cells) for facet in view["facets"]),
+        *(_facet_html(facet, *cells) for facet in view["facets"]),
         "</div>",
         _legend_html(view),
         "</div>",
@@ -75,33 +78,51 @@ def _html(view: dict[str, Any]) -> str:
     return "".join(parts)
 
 
-def _cell_bodies(cells: dict[str, list[Any]]) -> list[tuple[str, str, str]]:
-    """Per cell: its colour style, its ``title="…">label</td>`` end, and its whole ``<td>`` for
-    the positions that carry no track size (all but the first row and column)."""
+def _cell_bodies(cells: dict[str, list[Any]]) -> tuple[list[str], list[str], list[str], list[str]]:
+    """Per cell, one list each: its colour style, escaped tooltip and label, and its whole
+    ``<td>`` for the positions that carry no track size (all but the first row and column)."""
     colors = cells["color"]
-    inks = iter(text_colors([c for c in colors if c]))
-    styles = [f"background:{c};color:{next(inks)}" if c else "" for c in colors]
+    if all(colors):
+        styles = list(_color_styles(tuple(colors)))
+    else:
+        inks = iter(text_colors([c for c in colors if c]))
+        styles = [f"background:{c};color:{next(inks)}" if c else "" for c in colors]
     tooltips = _escaped_all(cells["tooltip"])
     labels = _escaped_all(cells["label"])
-    bodies = list(map(' title="{}">{}</td>'.format, tooltips, labels))
-    plain = list(map('<td style="{}"{}'.format, styles, bodies))
-    return list(zip(styles, bodies, plain, strict=True))
+    plain = list(map('<td style="{}" title="{}">{}</td>'.format, styles, tooltips, labels))
+    return styles, tooltips, labels, plain
+
+
+@lru_cache(maxsize=16)
+def _color_styles(colors: tuple[str, ...]) -> tuple[str, ...]:
+    """``background:…;color:…`` for each background, kept for the last few colour lists (the
+    default colours of a grid are the same for every grid with as many cells)."""
+    return tuple(map("background:{};color:{}".format, colors, text_colors(list(colors))))
 
 
 def _escaped_all(texts: list[str]) -> list[str]:
-    """``html.escape`` of each text, done in one pass over them all joined by a NUL."""
+    """``html.escape`` of each text, done in one pass over them all joined by a NUL (the texts
+    themselves when none needs escaping)."""
     joined = "\0".join(texts)
+    escaped = escape(joined)
+    if escaped == joined:
+        return texts
     if joined.count("\0") != max(len(texts) - 1, 0):
         return [escape(text) for text in texts]
-    return escape(joined).split("\0") if texts else []
+    return escaped.split("\0")
 
 
-def _facet_html(facet: dict[str, Any], cells: list[tuple[str, str, str]]) -> str:
-    """One table: sizes go on the first row (widths) and first column (heights) only."""
+def _facet_html(
+    facet: dict[str, Any],
+    styles: list[str],
+    tooltips: list[str],
+    labels: list[str],
+    plain: list[str],
+) -> str:
+    """One table: sizes go on the first row (widths) and first column (heights) only; the other
+    positions take each cell's whole ``<td>`` from ``plain``."""
     n_cols = facet["cols"]
-    at: list[int | None] = [None] * (facet["rows"] * n_cols)
-    for r, c, i in facet["cells"]:
-        at[r * n_cols + c] = i
+    at = _grid_order(facet["cells"], facet["rows"] * n_cols, n_cols)
     widths = [f"width:{w}ch;min-width:{w}ch;max-width:{w}ch" for w in facet["col_widths"]]
     heights = [
         "" if h is None else f"height:{h * LINE_HEIGHT_EM:g}em" for h in facet["row_heights"]
@@ -127,12 +148,36 @@ def _facet_html(facet: dict[str, Any], cells: list[tuple[str, str, str]]) -> str
             if i is None:
                 tds.append(f'<td style="{prefix}"></td>')
                 continue
-            style, body, _ = cells[i]
-            tds.append(f'<td style="{f"{prefix};{style}" if style else prefix}"{body}')
-        tds.extend('<td style=""></td>' if i is None else cells[i][2] for i in row[sized:])
+            style = styles[i]
+            tds.append(
+                f'<td style="{f"{prefix};{style}" if style else prefix}"'
+                f' title="{tooltips[i]}">{labels[i]}</td>'
+            )
+        rest = row[sized:]
+        if None in rest:
+            tds.extend('<td style=""></td>' if i is None else plain[i] for i in rest)
+        else:
+            tds.extend(map(plain.__getitem__, rest))
         rows.append("<tr>" + "".join(tds) + "</tr>")
     caption = f"<figcaption>{escape(facet['title'])}</figcaption>" if facet["title"] else ""
     return f'<figure class="jdw-shd-facet">{caption}<table class="jdw-shd-t">{"".join(rows)}</table></figure>'
+
+
+def _grid_order(placed: list[list[int]], size: int, n_cols: int) -> list[int | None]:
+    """The cell number at each grid position in row-major order (None where no cell is)."""
+    flat = list(
+        map(
+            int.__add__,
+            map(int.__mul__, map(itemgetter(0), placed), repeat(n_cols)),
+            map(itemgetter(1), placed),
+        )
+    )
+    if flat == list(range(size)):
+        return list(map(itemgetter(2), placed))
+    at: list[int | None] = [None] * size
+    for spot, i in zip(flat, map(itemgetter(2), placed), strict=True):
+        at[spot] = i
+    return at
 
 
 def _legend_html(view: dict[str, Any]) -> str:

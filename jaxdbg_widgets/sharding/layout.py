@@ -13,7 +13,7 @@ import operator
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from itertools import chain, repeat
+from itertools import chain, groupby, repeat
 from operator import attrgetter, itemgetter
 from typing import Any, NamedTuple
 
@@ -84,39 +84,40 @@ def _made_cells(
             or [()] * count
         )
 
-    bounds, texts, extents, positions = field(0), field(1), field(2), field(3)
-    index_texts = list(map("[{}]".format, map(", ".join, texts)))
+    bounds, extents, positions = field(0), field(2), field(3)
+    texts = [map(itemgetter(1), column) for column in columns]
+    template = "[" + ", ".join(["{}"] * len(texts)) + "]"
+    index_texts = list(map(template.format, *texts)) if texts else [template] * count
+    groups = list(by_span.values())
+    if set(map(len, groups)) == {1}:  # one device per shard: every field a column at a time
+        held = list(map(tuple, groups))
+        devices = list(map(itemgetter(0), groups))
+        ids = list(zip(map(itemgetter(0), devices)))
+        processes = list(zip(map(itemgetter(2), devices)))
+        names = list(map(str, map(itemgetter(0), devices)))
+    else:
+        held = [tuple(group) if len(group) == 1 else tuple(sorted(group)) for group in groups]
+        ids = [tuple(map(itemgetter(0), devices)) for devices in held]
+        processes = [tuple(sorted(set(map(itemgetter(2), devices)))) for devices in held]
+        names = list(map(",".join, (map(str, group) for group in ids)))
+    raw_platforms = list(map(itemgetter(1), map(itemgetter(0), held)))
+    upper = {name: name.upper() for name in set(raw_platforms)}
+    platforms = list(map(upper.__getitem__, raw_platforms))
+    labels = list(map("{} {}".format, platforms, names))
     make = tuple.__new__  # a NamedTuple from a ready tuple, without its Python-level __new__
-    upper: dict[str, str] = {}
-    cells = []
-    rows = zip(by_span.values(), bounds, positions, extents, index_texts, strict=True)
-    for devices, where, position, extent, index_text in rows:
-        if len(devices) == 1:
-            held = (devices[0],)
-            ids = (held[0].id,)
-            processes = (held[0].process_index,)
-            names = str(ids[0])
-        else:
-            held = tuple(sorted(devices))
-            ids = tuple(map(itemgetter(0), held))
-            processes = tuple(sorted(set(map(itemgetter(2), held))))
-            names = ",".join(map(str, ids))
-        platform = upper.get(held[0].platform) or upper.setdefault(
-            held[0].platform, held[0].platform.upper()
-        )
-        cell = (
-            where,
-            position,
-            held,
-            ids,
-            platform,
-            processes,
-            extent,
-            f"{platform} {names}",
-            index_text,
-        )
-        cells.append(make(Cell, cell))
-    return cells
+    rows = zip(
+        bounds,
+        positions,
+        held,
+        ids,
+        platforms,
+        processes,
+        extents,
+        labels,
+        index_texts,
+        strict=True,
+    )
+    return list(map(make, repeat(Cell), rows))
 
 
 @dataclass(frozen=True)
@@ -147,11 +148,11 @@ class ShardingLayout:
 
     @cached_property
     def devices(self) -> tuple[Device, ...]:
-        return tuple(sorted(chain.from_iterable(cell.devices for cell in self.cells)))
+        return tuple(sorted(chain.from_iterable(map(attrgetter("devices"), self.cells))))
 
     @cached_property
     def process_indices(self) -> tuple[int, ...]:
-        return tuple(sorted({d.process_index for d in self.devices}))
+        return tuple(sorted(set(map(itemgetter(2), self.devices))))
 
     @property
     def is_fully_replicated(self) -> bool:
@@ -185,14 +186,16 @@ class ShardingLayout:
         """
         row_dim, col_dim = _grid_dims(len(self.shape), rows, cols)
         outer = [d for d in range(len(self.shape)) if d not in (row_dim, col_dim)]
-        positions = [cell.position for cell in self.cells]
+        positions = list(map(attrgetter("position"), self.cells))
         down = repeat(0) if row_dim is None else map(itemgetter(row_dim), positions)
         across = repeat(0) if col_dim is None else map(itemgetter(col_dim), positions)
         placed_all = list(zip(down, across, self.cells, strict=False))  # repeat(0) is endless
         groups: dict[Any, list[tuple[int, int, Cell]]] = {}
-        if outer:
-            for key, placed in zip(map(itemgetter(*outer), positions), placed_all, strict=True):
-                groups.setdefault(key, []).append(placed)
+        if outer:  # a stable sort by the outer position keeps each facet's cells in order
+            keys = list(map(itemgetter(*outer), positions))
+            order = sorted(range(len(keys)), key=keys.__getitem__)
+            for key, members in groupby(order, keys.__getitem__):
+                groups[key] = list(map(placed_all.__getitem__, members))
         else:
             groups[()] = placed_all
         return [
@@ -220,7 +223,7 @@ def sharding_layout(
         by_span = _grouped_by_span(_indices_map(sharding, shape), shape)
         spans = _dimension_spans(by_span, len(shape))
         cells = _made_cells(by_span, spans)
-        cells.sort(key=_position)
+        cells.sort(key=attrgetter("position"))
     mesh_axes, spec = _mesh_and_spec(sharding)
     dtype_name, itemsize = _dtype_info(dtype)
     return ShardingLayout(
@@ -267,20 +270,14 @@ def _grouped_by_span(
     rank = len(shape)
     devices = _devices(list(indices))
     values = list(indices.values())
-    if len(set(map(id, values))) == len(values):  # no shared index objects: one device each
-        fast = _distinct_slice_keys(values, shape)
+    object_ids = list(map(id, values))
+    if len(set(object_ids)) == len(values):  # no shared index objects: one device each
+        fast = _distinct_slice_groups(values, shape, devices)
         if fast is not None:
-            return dict(zip(fast, map(list, zip(devices)), strict=True))
-        by_object = [(index, [device]) for index, device in zip(values, devices, strict=True)]
+            return fast
+        by_object = list(zip(values, map(list, zip(devices)), strict=True))
     else:
-        shared: dict[int, tuple[Any, list[Device]]] = {}
-        for device, index in zip(devices, values, strict=True):
-            entry = shared.get(id(index))
-            if entry is None:
-                shared[id(index)] = (index, [device])
-            else:
-                entry[1].append(device)
-        by_object = list(shared.values())
+        by_object = _by_index_object(values, object_ids, devices)
     read = slice.indices
     groups: dict[tuple[_Span, ...], list[Device]] = {}
     for index, held_here in by_object:
@@ -323,17 +320,41 @@ def _devices(raw: list[Any]) -> list[Device]:
     return made
 
 
-def _distinct_slice_keys(values: list[Any], shape: tuple[int, ...]) -> list[Any] | None:
-    """Every index's ``(start, stop, step)`` per dimension, read in one pass without a Python
-    loop, when each index is a tuple of slices of the right rank and no two are equal;
-    otherwise None (replicas, integer entries and errors take the general path)."""
+def _distinct_slice_groups(
+    values: list[Any], shape: tuple[int, ...], devices: list[Device]
+) -> dict[tuple[_Span, ...], list[Device]] | None:
+    """Each device under its index's ``(start, stop, step)`` per dimension, read in one pass
+    without a Python loop, when each index is a tuple of slices of the right rank and no two
+    are equal; otherwise None (replicas, integer entries and errors take the general path)."""
     if set(map(len, values)) != {len(shape)}:
         return None
     try:
-        keys = list(map(tuple, map(map, repeat(slice.indices), values, repeat(shape))))
+        spans = [
+            list(map(slice.indices, map(itemgetter(d), values), repeat(size)))
+            for d, size in enumerate(shape)
+        ]
     except TypeError:
         return None
-    return keys if len(set(keys)) == len(keys) else None
+    keys = list(zip(*spans, strict=True)) or [()] * len(values)
+    groups = dict(zip(keys, map(list, zip(devices)), strict=True))
+    return groups if len(groups) == len(keys) else None
+
+
+def _by_index_object(
+    values: list[Any], object_ids: list[int], devices: list[Device]
+) -> list[tuple[Any, list[Device]]]:
+    """The devices sharing each index object, in order of first appearance; the grouping is
+    one numpy sort, so only the distinct indices cost Python work."""
+    import numpy as np
+
+    _, first, inverse = np.unique(
+        np.array(object_ids, dtype=np.uint64), return_index=True, return_inverse=True
+    )
+    members = np.split(np.argsort(inverse, kind="stable"), np.cumsum(np.bincount(inverse))[:-1])
+    return [
+        (values[first[g]], list(map(devices.__getitem__, members[g].tolist())))
+        for g in np.argsort(first).tolist()
+    ]
 
 
 def _span(entry: Any, size: int) -> _Span:
@@ -353,7 +374,7 @@ def _dimension_spans(
     """
     result = []
     for d in range(rank):
-        distinct = {key[d] for key in by_span}
+        distinct = set(map(itemgetter(d), by_span))
         for span in distinct:
             if span[2] != 1:
                 raise ValueError(f"strided shard index {slice(*span)!r} is not supported")
@@ -372,10 +393,6 @@ def _device(device: Any) -> Device:
 
 
 _row_and_column = operator.itemgetter(0, 1)
-
-
-def _position(cell: Cell) -> tuple[int, ...]:
-    return cell.position
 
 
 def _mesh_and_spec(

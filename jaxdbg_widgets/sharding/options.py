@@ -54,19 +54,27 @@ def cell_size(
 
     A height under one line is raised to one, as the label line is drawn anyway.
     """
+    return shard_size(layout, facet, cell.shard_shape, options)
+
+
+def shard_size(
+    layout: ShardingLayout, facet: Facet, shard_shape: tuple[int, ...], options: RenderOptions
+) -> tuple[int, int | None]:
+    """:func:`cell_size` of any cell whose shard has ``shard_shape`` (the size depends on nothing
+    else), so a grid works it out once per distinct shard shape."""
     base_height = int(10 * options.scale)
     if facet.row_dim is None:
         length = layout.shape[facet.col_dim] if facet.col_dim is not None else 1
-        extent = cell.shard_shape[facet.col_dim] if facet.col_dim is not None else 1
+        extent = shard_shape[facet.col_dim] if facet.col_dim is not None else 1
         base_width = int(base_height * _ratio(1, length))
         width = int(_ratio(extent, length, facet.cols) * base_width * HEIGHT_TO_WIDTH)
         return _clamped(width, options), None
     n_rows, n_cols = layout.shape[facet.row_dim], layout.shape[facet.col_dim]
     base_width = int(base_height * _ratio(n_cols, n_rows))
     width = int(
-        _ratio(cell.shard_shape[facet.col_dim], n_cols, facet.cols) * base_width * HEIGHT_TO_WIDTH
+        _ratio(shard_shape[facet.col_dim], n_cols, facet.cols) * base_width * HEIGHT_TO_WIDTH
     )
-    height = int(_ratio(cell.shard_shape[facet.row_dim], n_rows, facet.rows) * base_height)
+    height = int(_ratio(shard_shape[facet.row_dim], n_rows, facet.rows) * base_height)
     return _clamped(width, options), max(height, 1)
 
 

@@ -12,9 +12,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class StandInDevice:
-    """The three attributes of a ``jax.Device`` that the sharding views read."""
+    """The three attributes of a ``jax.Device`` that the sharding views read; like a real
+    device, each one is equal only to itself."""
 
     id: int
     platform: str = "tpu"

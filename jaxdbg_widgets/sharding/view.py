@@ -6,12 +6,14 @@ interactive widget show the same thing.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
+from operator import attrgetter, itemgetter
 from typing import Any
 
 from jaxdbg_widgets.sharding.bulk import collector_paused
 from jaxdbg_widgets.sharding.layout import Cell, Facet, ShardingLayout, sharding_layout
-from jaxdbg_widgets.sharding.options import RenderOptions, cell_size, cell_text
+from jaxdbg_widgets.sharding.options import RenderOptions, shard_size
 
 
 def layout_and_view(
@@ -37,10 +39,8 @@ def view_model(layout: ShardingLayout, options: RenderOptions) -> dict[str, Any]
 def _view_model(layout: ShardingLayout, options: RenderOptions) -> dict[str, Any]:
     cells = layout.cells
     colors = options.colors(layout) or [None] * len(cells)
-    labels = [cell.label for cell in cells]
-    if len(layout.process_indices) > 1:
-        labels = [cell_text(layout, cell) for cell in cells]
-    number = {id(cell): i for i, cell in enumerate(cells)}
+    labels = _labels(layout)
+    number = dict(zip(map(id, cells), range(len(cells)), strict=True))
     facets = layout.facets(options.rows, options.cols)
     tooltips = _tooltips(layout)
     return {
@@ -50,13 +50,23 @@ def _view_model(layout: ShardingLayout, options: RenderOptions) -> dict[str, Any
         "facets": [_facet(layout, facet, options, number, labels) for facet in facets],
         "cells": {
             "label": labels,
-            "devices": [list(cell.device_ids) for cell in cells],
+            "devices": list(map(list, map(attrgetter("device_ids"), cells))),
             "index": [cell.index_text for cell in cells],
             "tooltip": tooltips,
             "color": list(colors),
         },
         "processes": _processes(layout),
     }
+
+
+def _labels(layout: ShardingLayout) -> list[str]:
+    """Each cell's :func:`cell_text`, with the process suffix written once per set of processes."""
+    labels = list(map(attrgetter("label"), layout.cells))
+    if len(layout.process_indices) <= 1:
+        return labels
+    processes = list(map(attrgetter("process_indices"), layout.cells))
+    suffix = {held: " p" + ",".join(map(str, held)) for held in set(processes)}
+    return list(map(str.__add__, labels, map(suffix.__getitem__, processes)))
 
 
 def summary_parts(layout: ShardingLayout) -> list[str]:
@@ -102,32 +112,37 @@ def tooltip_lines(layout: ShardingLayout, cell: Cell) -> list[str]:
 
 def _tooltips(layout: ShardingLayout, cells: Sequence[Cell] | None = None) -> list[str]:
     """Each cell's tooltip as one string of lines; the shape and byte lines are written once
-    per distinct shard shape and the process line once per set of processes."""
-    shape_lines: dict[tuple[int, ...], str] = {}
-    process_lines: dict[tuple[int, ...], str] = {}
-    tooltips = []
-    for cell in layout.cells if cells is None else cells:
-        shape = shape_lines.get(cell.shard_shape)
-        if shape is None:
-            shape = shape_lines[cell.shard_shape] = _shape_lines(layout, cell)
-        processes = process_lines.get(cell.process_indices)
-        if processes is None:
-            processes = process_lines[cell.process_indices] = "process " + ",".join(
-                map(str, cell.process_indices)
-            )
-        ids = (
-            str(cell.device_ids[0])
-            if len(cell.device_ids) == 1
-            else ", ".join(map(str, cell.device_ids))
+    per distinct shard shape, the process line once per set of processes, and the holders are
+    read from the label (``TPU 0,1`` becomes ``TPU 0, 1``)."""
+    cells = layout.cells if cells is None else cells
+    shapes = list(map(attrgetter("shard_shape"), cells))
+    by_shape = {shape: _shape_lines(layout, shape) for shape in set(shapes)}
+    processes = list(map(attrgetter("process_indices"), cells))
+    by_processes = {held: "process " + ",".join(map(str, held)) for held in set(processes)}
+    several = set(map(len, map(attrgetter("device_ids"), cells))) != {1}
+    holders = list(map(_holders, cells)) if several else list(map(attrgetter("label"), cells))
+    return list(
+        map(
+            "{}\n{}\nindex {}\n{}".format,
+            holders,
+            map(by_processes.__getitem__, processes),
+            map(attrgetter("index_text"), cells),
+            map(by_shape.__getitem__, shapes),
         )
-        tooltips.append(f"{cell.platform} {ids}\n{processes}\nindex {cell.index_text}\n{shape}")
-    return tooltips
+    )
 
 
-def _shape_lines(layout: ShardingLayout, cell: Cell) -> str:
-    dims = ", ".join(str(d) for d in cell.shard_shape)
-    text = f"shard shape ({dims}{',' if len(cell.shard_shape) == 1 else ''})"
-    size = layout.shard_bytes(cell)
+def _holders(cell: Cell) -> str:
+    """``TPU 0, 1``: the platform and the ids of the devices holding ``cell``."""
+    if len(cell.device_ids) == 1:
+        return cell.label
+    return f"{cell.platform} " + cell.label[len(cell.platform) + 1 :].replace(",", ", ")
+
+
+def _shape_lines(layout: ShardingLayout, shape: tuple[int, ...]) -> str:
+    dims = ", ".join(str(d) for d in shape)
+    text = f"shard shape ({dims}{',' if len(shape) == 1 else ''})"
+    size = None if layout.itemsize is None else math.prod(shape) * layout.itemsize
     return text if size is None else f"{text}\n{size:,} bytes"
 
 
@@ -139,21 +154,19 @@ def _facet(
     labels: list[str],
 ) -> dict[str, Any]:
     """Track sizes by JAX's rules, widened where a label would not fit (as rich's columns are)."""
+    placed_cells = list(map(itemgetter(2), facet.cells))
+    down = list(map(itemgetter(0), facet.cells))
+    across = list(map(itemgetter(1), facet.cells))
+    numbers = list(map(number.__getitem__, map(id, placed_cells)))
+    shapes = list(map(_shard_shape, placed_cells))
+    size_of = {shape: shard_size(layout, facet, shape, options) for shape in set(shapes)}
     widths = [options.min_width] * facet.cols
+    lengths = map(len, map(labels.__getitem__, numbers))
+    for c, length, shape in set(zip(across, lengths, shapes, strict=True)):
+        widths[c] = max(widths[c], size_of[shape][0], length + 2)
     heights: list[int | None] = [None] * facet.rows
-    size_of: dict[tuple[int, tuple[int, ...]], tuple[int, int | None]] = {}
-    placed = []
-    for r, c, cell in facet.cells:
-        i = number[id(cell)]
-        placed.append([r, c, i])
-        key = (len(labels[i]), cell.shard_shape)
-        size = size_of.get(key)
-        if size is None:
-            width, height = cell_size(layout, facet, cell, options)
-            size = size_of[key] = (max(width, key[0] + 2), height)
-        width, height = size
-        if width > widths[c]:
-            widths[c] = width
+    for r, shape in set(zip(down, shapes, strict=True)):
+        height = size_of[shape][1]
         if height is not None and height > (heights[r] or 0):
             heights[r] = height
     return {
@@ -164,18 +177,29 @@ def _facet(
         "col_label": "" if facet.col_dim is None else layout.dim_label(facet.col_dim),
         "col_widths": widths,
         "row_heights": heights,
-        "cells": placed,
+        "cells": list(map(list, zip(down, across, numbers, strict=True))),
     }
+
+
+_shard_shape = attrgetter("shard_shape")
 
 
 def _processes(layout: ShardingLayout) -> list[list[Any]]:
     """``[process, "0-3, 8"]`` pairs: each process and its device ids folded into runs."""
+    devices = layout.devices
+    ids = list(map(itemgetter(0), devices))
     if len(layout.process_indices) == 1:
-        return [[layout.process_indices[0], id_ranges([d.id for d in layout.devices])]]
-    by_process: dict[int, list[int]] = {}
-    for device in layout.devices:
-        by_process.setdefault(device.process_index, []).append(device.id)
-    return [[p, id_ranges(ids)] for p, ids in sorted(by_process.items())]
+        return [[layout.process_indices[0], id_ranges(ids)]]
+    import numpy as np
+
+    processes = np.array(list(map(itemgetter(2), devices)))
+    order = np.argsort(processes, kind="stable")
+    ends = np.cumsum(np.unique(processes, return_counts=True)[1]).tolist()
+    grouped = np.array(ids)[order].tolist()
+    return [
+        [p, id_ranges(grouped[start:end])]
+        for p, start, end in zip(layout.process_indices, [0, *ends], ends, strict=False)
+    ]
 
 
 def id_ranges(ids: list[int]) -> str:
