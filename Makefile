@@ -11,7 +11,7 @@ NBVAL := --nbval --nbval-sanitize-with notebooks/nbval_sanitize.cfg --nbval-cell
 export XLA_FLAGS ?= --xla_force_host_platform_device_count=8
 export JAX_PLATFORMS ?= cpu
 
-.PHONY: demo test lint test-js test-python test-ipykernel6 test-notebooks chromium bench
+.PHONY: demo test lint test-js test-python test-ipykernel6 test-notebooks test-colab test-jax-matrix chromium bench
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -47,7 +47,15 @@ test-ipykernel6: $(STAMP6)
 test-notebooks: $(STAMP)
 	$(BIN)/pytest $(NBVAL) notebooks
 
-test: lint test-js test-python test-ipykernel6 test-notebooks
+# Colab's kernel pins (ipykernel 6.17.1, IPython 7.34.0, tornado 6.5.1) with the newest JAX.
+test-colab:
+	bash .ci/colab.sh
+
+# The oldest supported JAX (with the oldest supported IPython and ipykernel) and the newest.
+test-jax-matrix:
+	bash .ci/jax-matrix.sh
+
+test: lint test-js test-python test-ipykernel6 test-notebooks test-colab test-jax-matrix
 
 bench: $(STAMP)
 	$(BIN)/python -m bench
