@@ -10,7 +10,7 @@ from __future__ import annotations
 import contextlib
 import math
 import operator
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from itertools import chain, groupby, repeat
@@ -67,7 +67,7 @@ _SpanInfo = tuple[tuple[int, int], str, int, int]
 
 
 def _made_cells(
-    by_span: dict[tuple[_Span, ...], list[Device]], spans: list[dict[_Span, _SpanInfo]]
+    by_span: dict[tuple[_Span, ...], Sequence[Device]], spans: list[dict[_Span, _SpanInfo]]
 ) -> list[Cell]:
     """One cell per shard; ``spans[d]`` gives each span of dim ``d`` its bounds, text, extent and
     grid position, written once per span. Fields are gathered a dimension at a time, so the
@@ -94,12 +94,12 @@ def _made_cells(
         devices = list(map(itemgetter(0), groups))
         ids = list(zip(map(itemgetter(0), devices)))
         processes = list(zip(map(itemgetter(2), devices)))
-        names = list(map(str, map(itemgetter(0), devices)))
+        names = list(_id_texts(list(map(itemgetter(0), devices))))
     else:
         held = [tuple(group) if len(group) == 1 else tuple(sorted(group)) for group in groups]
         ids = [tuple(map(itemgetter(0), devices)) for devices in held]
         processes = [tuple(sorted(set(map(itemgetter(2), devices)))) for devices in held]
-        names = list(map(",".join, (map(str, group) for group in ids)))
+        names = [",".join(_id_texts(group)) for group in ids]
     raw_platforms = list(map(itemgetter(1), map(itemgetter(0), held)))
     upper = {name: name.upper() for name in set(raw_platforms)}
     platforms = list(map(upper.__getitem__, raw_platforms))
@@ -120,6 +120,21 @@ def _made_cells(
     return list(map(make, repeat(Cell), rows))
 
 
+_ID_TEXT: list[str] = []
+_ID_TEXT_LIMIT = 1 << 16
+
+
+def _id_texts(ids: Sequence[int]) -> Iterable[str]:
+    """``str`` of each device id; small non-negative ids are read from a table kept across
+    calls, as a process's device ids are few and drawn again and again."""
+    if not ids or min(ids) < 0 or max(ids) >= _ID_TEXT_LIMIT:
+        return map(str, ids)
+    top = max(ids)
+    if top >= len(_ID_TEXT):
+        _ID_TEXT.extend(map(str, range(len(_ID_TEXT), top + 1)))
+    return map(_ID_TEXT.__getitem__, ids)
+
+
 @dataclass(frozen=True)
 class Facet:
     """One 2-D grid of cells: the whole array up to rank 2, one slab of the leading dims above."""
@@ -130,6 +145,7 @@ class Facet:
     rows: int
     cols: int
     cells: tuple[tuple[int, int, Cell], ...]
+    numbers: tuple[int, ...] = ()  # each cell's place in the layout's cells
 
 
 @dataclass(frozen=True)
@@ -189,7 +205,8 @@ class ShardingLayout:
         positions = list(map(attrgetter("position"), self.cells))
         down = repeat(0) if row_dim is None else map(itemgetter(row_dim), positions)
         across = repeat(0) if col_dim is None else map(itemgetter(col_dim), positions)
-        placed_all = list(zip(down, across, self.cells, strict=False))  # repeat(0) is endless
+        numbered = zip(down, across, self.cells, range(len(self.cells)), strict=False)
+        placed_all = list(numbered)  # zip stops at the cells: repeat(0) is endless
         groups: dict[Any, list[tuple[int, int, Cell]]] = {}
         if outer:  # a stable sort by the outer position keeps each facet's cells in order
             keys = list(map(itemgetter(*outer), positions))
@@ -198,17 +215,21 @@ class ShardingLayout:
                 groups[key] = list(map(placed_all.__getitem__, members))
         else:
             groups[()] = placed_all
-        return [
-            Facet(
-                title=_facet_title(self.shape, outer, placed[0][2]) if outer else "",
-                row_dim=row_dim,
-                col_dim=col_dim,
-                rows=1 if row_dim is None else self.grid[row_dim],
-                cols=1 if col_dim is None else self.grid[col_dim],
-                cells=tuple(sorted(placed, key=_row_and_column)),
+        facets = []
+        for _, placed in sorted(groups.items()):
+            ordered = sorted(placed, key=_row_and_column)
+            facets.append(
+                Facet(
+                    title=_facet_title(self.shape, outer, placed[0][2]) if outer else "",
+                    row_dim=row_dim,
+                    col_dim=col_dim,
+                    rows=1 if row_dim is None else self.grid[row_dim],
+                    cols=1 if col_dim is None else self.grid[col_dim],
+                    cells=tuple(map(itemgetter(0, 1, 2), ordered)),
+                    numbers=tuple(map(itemgetter(3), ordered)),
+                )
             )
-            for _, placed in sorted(groups.items())
-        ]
+        return facets
 
 
 def sharding_layout(
@@ -261,7 +282,7 @@ def _indices_map(sharding: Any, shape: tuple[int, ...]) -> dict[Any, Any]:
 
 def _grouped_by_span(
     indices: dict[Any, Any], shape: tuple[int, ...]
-) -> dict[tuple[_Span, ...], list[Device]]:
+) -> dict[tuple[_Span, ...], Sequence[Device]]:
     """The devices holding each distinct shard, keyed by ``(start, stop, step)`` per dimension.
 
     Devices are first gathered by index object (replicas often share one), so each index is
@@ -322,7 +343,7 @@ def _devices(raw: list[Any]) -> list[Device]:
 
 def _distinct_slice_groups(
     values: list[Any], shape: tuple[int, ...], devices: list[Device]
-) -> dict[tuple[_Span, ...], list[Device]] | None:
+) -> dict[tuple[_Span, ...], Sequence[Device]] | None:
     """Each device under its index's ``(start, stop, step)`` per dimension, read in one pass
     without a Python loop, when each index is a tuple of slices of the right rank and no two
     are equal; otherwise None (replicas, integer entries and errors take the general path)."""
@@ -336,7 +357,7 @@ def _distinct_slice_groups(
     except TypeError:
         return None
     keys = list(zip(*spans, strict=True)) or [()] * len(values)
-    groups = dict(zip(keys, map(list, zip(devices)), strict=True))
+    groups = dict(zip(keys, zip(devices), strict=True))
     return groups if len(groups) == len(keys) else None
 
 

@@ -42,9 +42,17 @@ class GridSharding:
         per_process = per_process or count
         self.devices = [StandInDevice(i, platform, i // per_process) for i in range(count)]
         self.device_set = set(self.devices)
+        self._maps: dict[tuple[int, ...], dict[StandInDevice, tuple[slice, ...]]] = {}
 
     def devices_indices_map(self, shape: Sequence[int]) -> dict[StandInDevice, tuple[slice, ...]]:
-        """Each device's index: one block per dimension, in row-major order of the blocks."""
+        """Each device's index: one block per dimension, in row-major order of the blocks; kept
+        per shape, as JAX keeps its own (a cache keyed by sharding and shape)."""
+        key = tuple(shape)
+        if key not in self._maps:
+            self._maps[key] = self._indices(key)
+        return self._maps[key]
+
+    def _indices(self, shape: tuple[int, ...]) -> dict[StandInDevice, tuple[slice, ...]]:
         blocks = [_blocks(size, n) for size, n in zip(shape, self.splits, strict=True)]
         indices = itertools.chain.from_iterable(
             itertools.repeat(index, self.replicas) for index in itertools.product(*blocks)

@@ -7,6 +7,7 @@ interactive widget show the same thing.
 from __future__ import annotations
 
 import math
+from bisect import bisect_left
 from collections.abc import Sequence
 from operator import attrgetter, itemgetter
 from typing import Any
@@ -40,14 +41,13 @@ def _view_model(layout: ShardingLayout, options: RenderOptions) -> dict[str, Any
     cells = layout.cells
     colors = options.colors(layout) or [None] * len(cells)
     labels = _labels(layout)
-    number = dict(zip(map(id, cells), range(len(cells)), strict=True))
     facets = layout.facets(options.rows, options.cols)
     tooltips = _tooltips(layout)
     return {
         "kind": layout.kind,
         "summary": summary_parts(layout),
         "use_color": options.use_color,
-        "facets": [_facet(layout, facet, options, number, labels) for facet in facets],
+        "facets": [_facet(layout, facet, options, labels) for facet in facets],
         "cells": {
             "label": labels,
             "devices": list(map(list, map(attrgetter("device_ids"), cells))),
@@ -150,14 +150,13 @@ def _facet(
     layout: ShardingLayout,
     facet: Facet,
     options: RenderOptions,
-    number: dict[int, int],
     labels: list[str],
 ) -> dict[str, Any]:
     """Track sizes by JAX's rules, widened where a label would not fit (as rich's columns are)."""
     placed_cells = list(map(itemgetter(2), facet.cells))
     down = list(map(itemgetter(0), facet.cells))
     across = list(map(itemgetter(1), facet.cells))
-    numbers = list(map(number.__getitem__, map(id, placed_cells)))
+    numbers = facet.numbers
     shapes = list(map(_shard_shape, placed_cells))
     size_of = {shape: shard_size(layout, facet, shape, options) for shape in set(shapes)}
     widths = [options.min_width] * facet.cols
@@ -190,15 +189,16 @@ def _processes(layout: ShardingLayout) -> list[list[Any]]:
     ids = list(map(itemgetter(0), devices))
     if len(layout.process_indices) == 1:
         return [[layout.process_indices[0], id_ranges(ids)]]
-    import numpy as np
-
-    processes = np.array(list(map(itemgetter(2), devices)))
-    order = np.argsort(processes, kind="stable")
-    ends = np.cumsum(np.unique(processes, return_counts=True)[1]).tolist()
-    grouped = np.array(ids)[order].tolist()
+    processes = list(map(itemgetter(2), devices))
+    if processes != sorted(processes):
+        order = sorted(range(len(devices)), key=processes.__getitem__)
+        processes = list(map(processes.__getitem__, order))
+        ids = list(map(ids.__getitem__, order))
+    starts = [bisect_left(processes, p) for p in layout.process_indices]
+    ends = [*starts[1:], len(ids)]
     return [
-        [p, id_ranges(grouped[start:end])]
-        for p, start, end in zip(layout.process_indices, [0, *ends], ends, strict=False)
+        [p, id_ranges(ids[start:end])]
+        for p, start, end in zip(layout.process_indices, starts, ends, strict=True)
     ]
 
 
