@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from bench.report import Row, format_table, timed
+from jaxdbg_widgets.sharding.stand_in import StandInDevice
 
 LEAVES = 10_000
 MESH = (("data", 64), ("model", 64))
@@ -33,13 +34,6 @@ HTML_LIMIT_KIB = 300.0
 PEER = "loop over devices_indices_map"
 
 
-@dataclass(frozen=True)
-class _Device:
-    id: int
-    platform: str = "tpu"
-    process_index: int = 0
-
-
 class _Mesh:
     """The parts of a ``jax.sharding.Mesh`` the map reads: a device array and axis names."""
 
@@ -47,7 +41,7 @@ class _Mesh:
         self.axis_names = tuple(name for name, _ in axes)
         self.shape = dict(axes)
         count = math.prod(self.shape.values())
-        flat = [_Device(i, process_index=i // 256) for i in range(count)]
+        flat = [StandInDevice(i, process_index=i // 256) for i in range(count)]
         self.devices = np.array(flat, dtype=object).reshape(tuple(self.shape.values()))
 
 
@@ -57,7 +51,7 @@ class _NamedSharding:
     def __init__(self, mesh: _Mesh, spec: tuple[str | None, ...]) -> None:
         self.mesh = mesh
         self.spec = spec
-        self._maps: dict[tuple[int, ...], dict[_Device, tuple[slice, ...]]] = {}
+        self._maps: dict[tuple[int, ...], dict[StandInDevice, tuple[slice, ...]]] = {}
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, _NamedSharding) and (other.mesh, other.spec) == (
@@ -68,13 +62,13 @@ class _NamedSharding:
     def __hash__(self) -> int:
         return hash((id(self.mesh), self.spec))
 
-    def devices_indices_map(self, shape: tuple[int, ...]) -> dict[_Device, tuple[slice, ...]]:
+    def devices_indices_map(self, shape: tuple[int, ...]) -> dict[StandInDevice, tuple[slice, ...]]:
         """Each device's index, kept per shape as JAX keeps its own (an LRU cache)."""
         if shape not in self._maps:
             self._maps[shape] = self._indices(shape)
         return self._maps[shape]
 
-    def _indices(self, shape: tuple[int, ...]) -> dict[_Device, tuple[slice, ...]]:
+    def _indices(self, shape: tuple[int, ...]) -> dict[StandInDevice, tuple[slice, ...]]:
         names = self.mesh.axis_names
         result = {}
         for position in itertools.product(*(range(n) for n in self.mesh.shape.values())):

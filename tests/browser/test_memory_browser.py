@@ -30,14 +30,10 @@ POD = """\
 import itertools
 from dataclasses import dataclass
 
-@dataclass(frozen=True)
-class PodDevice:
-    id: int
-    platform: str = "tpu"
-    process_index: int = 0
+from jaxdbg_widgets.sharding.stand_in import StandInDevice
 
 class Pod:
-    devices = [PodDevice(i, process_index=i // 64) for i in range(256)]
+    devices = [StandInDevice(i, process_index=i // 64) for i in range(256)]
     def devices_indices_map(self, shape):
         blocks = [[slice(i * (n // 16), (i + 1) * (n // 16)) for i in range(16)] for n in shape]
         return dict(zip(self.devices, itertools.product(*blocks)))
@@ -54,7 +50,7 @@ jdw.memory_map({f"layer{i}": Leaf((1024, 1024 + 16 * i), "bfloat16", pod) for i 
 
 BIG = """\
 class BigPod(Pod):
-    devices = [PodDevice(i, process_index=i // 256) for i in range(4096)]
+    devices = [StandInDevice(i, process_index=i // 256) for i in range(4096)]
     def devices_indices_map(self, shape):
         blocks = [[slice(i * (n // 64), (i + 1) * (n // 64)) for i in range(64)] for n in shape]
         return dict(zip(self.devices, itertools.product(*blocks)))

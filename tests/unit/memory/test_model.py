@@ -11,7 +11,7 @@ from jax.sharding import PartitionSpec as P
 
 from jaxdbg_widgets.memory import memory_map
 from jaxdbg_widgets.memory.sources import BAD_LEAF, DELETED, NOT_ARRAY, TRACER
-from tests.unit.sharding.mocks import GridSharding
+from jaxdbg_widgets.sharding.stand_in import GridSharding
 
 
 @pytest.fixture(scope="module")

@@ -12,7 +12,7 @@ from jax.sharding import PartitionSpec as P
 
 from jaxdbg_widgets.memory import memory_map
 from jaxdbg_widgets.memory.model import build_memory_map
-from tests.unit.sharding.mocks import GridSharding
+from jaxdbg_widgets.sharding.stand_in import GridSharding
 
 MESH_SHAPES = [(8,), (2, 4), (4, 2), (2, 2, 2), (1, 8)]
 
