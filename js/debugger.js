@@ -3,11 +3,16 @@
 // highlighter, are set as HTML.
 import {
   BUTTONS,
+  compareRows,
+  compareVerdict,
+  deviceOption,
   expressionCommand,
+  expressionHistory,
   formatSummary,
   hasNonFinite,
   headerDetails,
   historyStep,
+  shardSummary,
   shortcutCommand,
   frameLocation,
   sourceRows,
@@ -117,6 +122,43 @@ function renderLocals(body, rows) {
   );
 }
 
+function renderDevices(select, shards) {
+  select.replaceChildren(
+    ...shards.devices.map((device, position) => {
+      const option = element("option", null, deviceOption(device));
+      option.value = String(position);
+      return option;
+    }),
+  );
+  select.value = String(shards.selected);
+}
+
+function renderCompare(pane, table, verdict, shards, send) {
+  const rows = compareRows(shards);
+  pane.hidden = rows.length === 0;
+  if (rows.length === 0) {
+    return;
+  }
+  table.caption.textContent = `compare ${shards.compare.expression}`;
+  table.tBodies[0].replaceChildren(
+    ...rows.map((row) => {
+      const tr = element("tr");
+      tr.classList.toggle("jaxdbg-differs", row.differs);
+      tr.classList.toggle("jaxdbg-selected", row.selected);
+      tr.dataset.position = String(row.position);
+      tr.append(
+        element("td", null, `${row.differs ? "! " : ""}${shards.devices[row.position]?.index ?? row.position}`),
+        element("td", null, row.label),
+        element("td", "jaxdbg-dbg-compare-value", row.value),
+      );
+      tr.title = `select ${row.label}`;
+      tr.addEventListener("click", () => send({ type: "device", index: row.position }));
+      return tr;
+    }),
+  );
+  verdict.textContent = compareVerdict(shards);
+}
+
 function renderTranscript(pane, entries) {
   pane.replaceChildren(
     ...(entries ?? []).flatMap((entry) => {
@@ -147,6 +189,7 @@ function render({ model, el }) {
     return true;
   };
   const history = () => model.get("view")?.history ?? [];
+  const expressions = () => expressionHistory(history());
 
   const root = element("div", "jaxdbg-debugger");
   root.tabIndex = 0;
@@ -167,6 +210,42 @@ function render({ model, el }) {
   });
   batchInput.addEventListener("keydown", (event) => event.stopPropagation());
   header.append(title, location, details, batchLabel);
+
+  const shardsBar = element("div", "jaxdbg-dbg-shards");
+  const deviceLabel = element("label", "jaxdbg-dbg-device", "device ");
+  const deviceSelect = element("select", "jaxdbg-dbg-device-select");
+  deviceLabel.appendChild(deviceSelect);
+  deviceSelect.addEventListener("change", () =>
+    send({ type: "device", index: Number.parseInt(deviceSelect.value, 10) }),
+  );
+  deviceSelect.addEventListener("keydown", (event) => event.stopPropagation());
+  const shardCount = element("span", "jaxdbg-dbg-shard-summary");
+  const continueOne = element("button", "jaxdbg-dbg-button", "Continue this device");
+  continueOne.type = "button";
+  continueOne.dataset.command = "continue-device";
+  continueOne.title = "Release only the selected device; the others keep waiting";
+  continueOne.addEventListener("click", () =>
+    send({ type: "continue", index: Number.parseInt(deviceSelect.value, 10) }),
+  );
+  const compareInput = historyInput(
+    "jaxdbg-dbg-compare-input",
+    "compare an expression across shards",
+    (text) => {
+      if (!text.trim() || model.get("view")?.status !== "waiting") {
+        return false;
+      }
+      send({ type: "compare", expression: text.trim() });
+      return true;
+    },
+    () => [],
+  );
+  shardsBar.append(deviceLabel, shardCount, continueOne, compareInput);
+  const comparePane = element("div", "jaxdbg-dbg-compare-pane");
+  const compareTable = element("table", "jaxdbg-dbg-compare");
+  compareTable.createCaption();
+  compareTable.appendChild(element("tbody"));
+  const compareVerdictLine = element("div", "jaxdbg-dbg-compare-verdict");
+  comparePane.append(compareTable, compareVerdictLine);
 
   const body = element("div", "jaxdbg-dbg-body");
   const framesPane = element("div", "jaxdbg-dbg-frames");
@@ -192,16 +271,16 @@ function render({ model, el }) {
   const transcript = element("div", "jaxdbg-dbg-transcript");
   const expression = historyInput(
     "jaxdbg-dbg-expression",
-    "expression to evaluate in the selected frame (Enter; ↑/↓ history)",
+    "expression (Enter evaluates; ↑/↓ history)",
     (text) => {
       const line = expressionCommand(text);
       return line !== null && sendLine(line);
     },
-    history,
+    expressions,
   );
   const command = historyInput(
     "jaxdbg-dbg-command-line",
-    "(jdb) command: p, pp, u, d, w, l, c, ca, q, help",
+    "(jdb) command, e.g. help",
     (text) => sendLine(text),
     history,
   );
@@ -217,7 +296,7 @@ function render({ model, el }) {
     buttons.appendChild(button);
   }
 
-  root.append(header, body, localsPane, transcript, inputs, buttons);
+  root.append(header, shardsBar, comparePane, body, localsPane, transcript, inputs, buttons);
   el.appendChild(root);
 
   root.addEventListener("keydown", (event) => {
@@ -238,6 +317,7 @@ function render({ model, el }) {
   });
 
   let lastSourceKey = null;
+  let lastDevicesKey = null;
   const update = () => {
     const view = model.get("view") ?? {};
     const waiting = view.status === "waiting";
@@ -252,6 +332,23 @@ function render({ model, el }) {
       batchInput.max = String(batch.size - 1);
       batchInput.value = String(batch.index);
       batchInput.disabled = !waiting;
+    }
+    const shards = view.shards;
+    shardsBar.hidden = !shards;
+    if (shards) {
+      const devicesKey = JSON.stringify([shards.devices, shards.selected]);
+      if (devicesKey !== lastDevicesKey) {
+        renderDevices(deviceSelect, shards);
+        lastDevicesKey = devicesKey;
+      }
+      shardCount.textContent = shardSummary(shards);
+      const selected = shards.devices[shards.selected];
+      continueOne.disabled = !waiting || selected?.state !== "waiting";
+      deviceSelect.disabled = !waiting;
+      compareInput.disabled = !waiting;
+      renderCompare(comparePane, compareTable, compareVerdictLine, shards, send);
+    } else {
+      comparePane.hidden = true;
     }
     renderFrames(framesList, view, send);
     internalBox.checked = Boolean(view.show_internal);

@@ -21,11 +21,15 @@ from typing import Any, Protocol
 from jaxdbg_widgets import _kernel_internals
 from jaxdbg_widgets.core import jax_registry
 from jaxdbg_widgets.core.errors import DebuggerQuit, raise_findable
-from jaxdbg_widgets.debugger import headless, scripts, stops
+from jaxdbg_widgets.debugger import headless, scripts, shard_serving, stops
 from jaxdbg_widgets.debugger.protocol import apply_message
 from jaxdbg_widgets.debugger.session import Resume, Session
+from jaxdbg_widgets.debugger.shard_session import ShardSession
 from jaxdbg_widgets.debugger.transports.capability import Tier, current_kernel, detect_tier
-from jaxdbg_widgets.debugger.view import ViewBuilder
+from jaxdbg_widgets.debugger.view import builder_for
+
+Served = Session | ShardSession
+"""What a front end serves: one hit, or the gathered shards of a run."""
 
 BACKEND_NAME = "jaxdbg"
 PRIORITY = 10
@@ -151,7 +155,7 @@ def _serve_hit(
         history=_history,
     )
     try:
-        resume = _serve(session, front_end())
+        resume = _serve_one(session, kwargs, run, front_end)
     except KeyboardInterrupt as interrupt:
         _skip_rest(run)
         error = KeyboardInterrupt(str(interrupt) or f"interrupted at {session.location}")
@@ -167,6 +171,17 @@ def _serve_hit(
         session.close()
         _history[:] = session.history
     _finish(session, resume, run)
+
+
+def _serve_one(
+    session: Session, kwargs: dict[str, Any], run: _Run, front_end: Callable[[], FrontEnd]
+) -> Resume:
+    """Serve a single hit, or gather a shard's hit into its run's one shard session."""
+    if shard_serving.is_shard_hit(kwargs):
+        return shard_serving.serve_hit(
+            session, run.key, kwargs["axis_sizes"], lambda shards: _serve(shards, front_end())
+        )
+    return _serve(session, front_end())
 
 
 def _skip_rest(run: _Run) -> None:
@@ -188,7 +203,7 @@ def _finish(session: Session, resume: Resume, run: _Run) -> None:
         raise_findable(error)
 
 
-def _serve(session: Session, front_end: FrontEnd) -> Resume:
+def _serve(session: Served, front_end: FrontEnd) -> Resume:
     active = scripts.active()
     if active is not None:
         return _serve_script(session, active)
@@ -213,7 +228,7 @@ def render_timeout() -> float:
         return RENDER_TIMEOUT_SECONDS
 
 
-def _serve_widget(session: Session, front_end: FrontEnd) -> Resume:
+def _serve_widget(session: Served, front_end: FrontEnd) -> Resume:
     """Serve the widget's clicks; without a rendered view, go on with typed commands.
 
     A view says ``{"type": "rendered"}`` when it draws (any message from it proves it too).
@@ -224,13 +239,14 @@ def _serve_widget(session: Session, front_end: FrontEnd) -> Resume:
     from jaxdbg_widgets.debugger.transports.inbox import NoTransport
     from jaxdbg_widgets.debugger.widget import DebuggerWidget
 
-    builder = ViewBuilder(session)
+    builder = builder_for(session)
     widget = DebuggerWidget(view=builder.build())
     inbox = front_end.open_inbox(widget)
     update = front_end.display(widget)
     timeout = render_timeout()
     deadline = time.monotonic() + timeout
     rendered, fallback = False, None
+    seen = getattr(session, "version", None)
     try:
         while session.resume is None:
             content = inbox.get(POLL_SECONDS)
@@ -242,6 +258,7 @@ def _serve_widget(session: Session, front_end: FrontEnd) -> Resume:
             elif not rendered and time.monotonic() >= deadline:
                 fallback = f"no front end showed the debugger widget within {timeout:g} s"
                 break
+            seen = _redraw_if_changed(session, seen, widget, builder)
     except NoTransport as error:
         fallback = str(error)
     finally:
@@ -255,10 +272,18 @@ def _serve_widget(session: Session, front_end: FrontEnd) -> Resume:
     return _serve_lines(session, front_end, widget=False)
 
 
-def _serve_lines(session: Session, front_end: FrontEnd, *, widget: bool) -> Resume:
+def _redraw_if_changed(session: Served, seen: Any, widget: Any, builder: Any) -> Any:
+    """Redraw a shard session when shards arrived or changed since ``seen``; the new mark."""
+    version = getattr(session, "version", None)
+    if version != seen:
+        widget.view = builder.build()
+    return version
+
+
+def _serve_lines(session: Served, front_end: FrontEnd, *, widget: bool) -> Resume:
     from jaxdbg_widgets.debugger.widget import DebuggerWidget
 
-    builder = ViewBuilder(session)
+    builder = builder_for(session)
     view = DebuggerWidget(view=builder.build()) if widget else None
     update = front_end.display(view) if view is not None else None
     print(f"{_banner(session)}\n{session.context()}", flush=True)
@@ -282,7 +307,7 @@ def _serve_lines(session: Session, front_end: FrontEnd, *, widget: bool) -> Resu
         builder.forget()
 
 
-def _status(session: Session) -> str:
+def _status(session: Served) -> str:
     """How the session ended, for the frozen view; no resume means it was interrupted."""
     return session.resume.value if session.resume is not None else "interrupted"
 
@@ -296,7 +321,7 @@ def _freeze(widget: Any, final: dict[str, Any], update: Callable[[Any], None]) -
     widget.close()
 
 
-def _serve_script(session: Session, active: scripts.Script) -> Resume:
+def _serve_script(session: Served, active: scripts.Script) -> Resume:
     lines = [_banner(session, stable=True)]
     while session.resume is None:
         command = active.next_command()
@@ -312,7 +337,7 @@ def _serve_script(session: Session, active: scripts.Script) -> Resume:
     return session.resume
 
 
-def _serve_headless(session: Session) -> Resume:
+def _serve_headless(session: Served) -> Resume:
     policy = headless.current_policy()
     if policy is headless.HeadlessPolicy.SCRIPT:
         return _serve_script(session, scripts.Script(headless.script_commands()))
@@ -331,7 +356,7 @@ def _serve_headless(session: Session) -> Resume:
     return Resume.CONTINUE
 
 
-def _banner(session: Session, *, stable: bool = False) -> str:
+def _banner(session: Served, *, stable: bool = False) -> str:
     """``Breakpoint 1 at f (In[3]:5), main thread``; ``stable`` hides thread numbers."""
     where = session.thread_label
     if stable and session.thread_id is not None:

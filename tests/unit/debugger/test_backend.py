@@ -288,25 +288,31 @@ def _shard_map_breakpoint_program():
     return mesh, jax.jit(f), x
 
 
-def test_shard_map_breakpoints_show_their_device_in_the_header(use_front_end):
+def test_shard_map_breakpoints_gather_in_one_widget_naming_each_device(use_front_end):
     mesh, program, x = _shard_map_breakpoint_program()
-    fe = use_front_end(FakeFrontEnd(Tier.SUBSHELL, messages=[{"type": "command", "line": "c"}] * 8))
+    messages = [{"type": "device", "index": 6}, {"type": "command", "line": "c"}]
+    fe = use_front_end(FakeFrontEnd(Tier.SUBSHELL, messages=messages))
     with set_mesh(mesh):
         program(x)
     jax.effects_barrier()
-    threads = sorted(w.view["header"]["thread"].split(", ", 1)[1] for w in fe.displayed)
-    assert threads == sorted(f"CPU {d.id} (i={i})" for i, d in enumerate(mesh.devices.flat))
+    [widget] = fe.displayed
+    devices = [d["label"] for d in widget.view["shards"]["devices"]]
+    assert devices == [f"CPU {d.id} (i={i})" for i, d in enumerate(mesh.devices.flat)]
+    assert widget.view["status"] == "continue"
+    assert widget.view["header"]["thread"].endswith(f"CPU {mesh.devices.flat[6].id} (i=6)")
 
 
 def test_scripted_shard_map_breakpoints_name_the_shard_in_the_banner(use_front_end, capsys):
     _, program, x = _shard_map_breakpoint_program()
     use_front_end(FakeFrontEnd(Tier.SUBSHELL))
-    with scripts.script(["c"] * 8):
+    with scripts.script(["dev", "dev 3", "c"]):
         program(x)
         jax.effects_barrier()
-    banners = [line for line in capsys.readouterr().out.splitlines() if "Breakpoint" in line]
-    assert sorted(line.rsplit(", ", 1)[1] for line in banners) == [f"i={i}" for i in range(8)]
-    assert all(", worker thread, i=" in line for line in banners)
+    out = capsys.readouterr().out
+    banners = [line for line in out.splitlines() if "Breakpoint" in line]
+    assert len(banners) == 1 and banners[0].endswith(", 8 shards, i=0 selected")
+    assert "8 of 8 shards gathered, 8 waiting" in out
+    assert "(jdb) dev 3\ni=3, shard 3 (waiting)" in out
 
 
 def test_interrupt_while_waiting_ends_with_keyboard_interrupt(use_front_end):
@@ -466,12 +472,15 @@ def _collective_program():
 
 def test_quit_on_a_worker_thread_releases_every_shard_then_raises_once(use_front_end):
     program, x = _collective_program()
-    messages = [{"type": "command", "line": "c"}, {"type": "command", "line": "q"}]
+    messages = [{"type": "continue", "index": 0}, {"type": "command", "line": "q"}]
     fe = use_front_end(FakeFrontEnd(Tier.SUBSHELL, messages=messages))
     with pytest.raises(DebuggerQuit, match="every shard of the run had reached its end"):
         np.asarray(program(x))
         jax.effects_barrier()
-    assert [w.view["status"] for w in fe.displayed] == ["continue", "quit"]
+    [widget] = fe.displayed
+    assert widget.view["status"] == "quit"
+    states = [d["state"] for d in widget.view["shards"]["devices"]]
+    assert states == ["continue"] + ["quit"] * 7
     backend.new_run()
     fe.send({"type": "command", "line": "ca"})
     np.testing.assert_allclose(np.asarray(program(x * 0)), np.zeros(16))
