@@ -7,7 +7,8 @@ next breakpoints until they are used up. A breakpoint that finds no command left
 A ``with script`` block belongs to the thread that opened it: threads each inside their own
 block answer only their own breakpoints. A breakpoint on an XLA worker thread (a shard of a
 multi-device computation, which opens no block itself) is answered by the main thread's block,
-where notebook cells and scripts run.
+where notebook cells and scripts run. The shards of a run are answered as one shard session,
+once every shard has arrived, so ``dev N``, ``compare EXPR`` and ``c N`` see them all.
 """
 
 from __future__ import annotations
