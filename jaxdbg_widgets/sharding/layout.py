@@ -103,7 +103,10 @@ def _made_cells(
     raw_platforms = list(map(itemgetter(1), map(itemgetter(0), held)))
     upper = {name: name.upper() for name in set(raw_platforms)}
     platforms = list(map(upper.__getitem__, raw_platforms))
-    labels = list(map("{} {}".format, platforms, names))
+    if len(upper) == 1:  # one platform: its name and a space, then the holders
+        labels = list(map((platforms[0] + " ").__add__, names))
+    else:
+        labels = list(map("{} {}".format, platforms, names))
     make = tuple.__new__  # a NamedTuple from a ready tuple, without its Python-level __new__
     rows = zip(
         bounds,
@@ -205,28 +208,28 @@ class ShardingLayout:
         positions = list(map(attrgetter("position"), self.cells))
         down = repeat(0) if row_dim is None else map(itemgetter(row_dim), positions)
         across = repeat(0) if col_dim is None else map(itemgetter(col_dim), positions)
-        numbered = zip(down, across, self.cells, range(len(self.cells)), strict=False)
-        placed_all = list(numbered)  # zip stops at the cells: repeat(0) is endless
-        groups: dict[Any, list[tuple[int, int, Cell]]] = {}
+        placed_all = list(zip(down, across, self.cells, strict=False))  # repeat(0) is endless
+        spots = list(map(_row_and_column, placed_all))
+        groups: dict[Any, list[int]] = {}
         if outer:  # a stable sort by the outer position keeps each facet's cells in order
             keys = list(map(itemgetter(*outer), positions))
             order = sorted(range(len(keys)), key=keys.__getitem__)
             for key, members in groupby(order, keys.__getitem__):
-                groups[key] = list(map(placed_all.__getitem__, members))
+                groups[key] = list(members)
         else:
-            groups[()] = placed_all
+            groups[()] = list(range(len(placed_all)))
         facets = []
-        for _, placed in sorted(groups.items()):
-            ordered = sorted(placed, key=_row_and_column)
+        for _, members in sorted(groups.items()):
+            ordered = sorted(members, key=spots.__getitem__)
             facets.append(
                 Facet(
-                    title=_facet_title(self.shape, outer, placed[0][2]) if outer else "",
+                    title=_facet_title(self.shape, outer, self.cells[members[0]]) if outer else "",
                     row_dim=row_dim,
                     col_dim=col_dim,
                     rows=1 if row_dim is None else self.grid[row_dim],
                     cols=1 if col_dim is None else self.grid[col_dim],
-                    cells=tuple(map(itemgetter(0, 1, 2), ordered)),
-                    numbers=tuple(map(itemgetter(3), ordered)),
+                    cells=tuple(map(placed_all.__getitem__, ordered)),
+                    numbers=tuple(ordered),
                 )
             )
         return facets

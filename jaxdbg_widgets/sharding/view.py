@@ -153,21 +153,9 @@ def _facet(
     labels: list[str],
 ) -> dict[str, Any]:
     """Track sizes by JAX's rules, widened where a label would not fit (as rich's columns are)."""
-    placed_cells = list(map(itemgetter(2), facet.cells))
     down = list(map(itemgetter(0), facet.cells))
     across = list(map(itemgetter(1), facet.cells))
-    numbers = facet.numbers
-    shapes = list(map(_shard_shape, placed_cells))
-    size_of = {shape: shard_size(layout, facet, shape, options) for shape in set(shapes)}
-    widths = [options.min_width] * facet.cols
-    lengths = map(len, map(labels.__getitem__, numbers))
-    for c, length, shape in set(zip(across, lengths, shapes, strict=True)):
-        widths[c] = max(widths[c], size_of[shape][0], length + 2)
-    heights: list[int | None] = [None] * facet.rows
-    for r, shape in set(zip(down, shapes, strict=True)):
-        height = size_of[shape][1]
-        if height is not None and height > (heights[r] or 0):
-            heights[r] = height
+    widths, heights = _track_sizes(layout, facet, options, labels, down, across)
     return {
         "title": facet.title,
         "rows": facet.rows,
@@ -176,8 +164,39 @@ def _facet(
         "col_label": "" if facet.col_dim is None else layout.dim_label(facet.col_dim),
         "col_widths": widths,
         "row_heights": heights,
-        "cells": list(map(list, zip(down, across, numbers, strict=True))),
+        "cells": list(map(list, zip(down, across, facet.numbers, strict=True))),
     }
+
+
+def _track_sizes(
+    layout: ShardingLayout,
+    facet: Facet,
+    options: RenderOptions,
+    labels: list[str],
+    down: list[int],
+    across: list[int],
+) -> tuple[list[int], list[int | None]]:
+    """Column widths and row heights, sized once per distinct shard shape and widened once per
+    distinct label length in each column."""
+    shapes = list(map(_shard_shape, map(itemgetter(2), facet.cells)))
+    size_of = {shape: shard_size(layout, facet, shape, options) for shape in set(shapes)}
+    lengths = map(len, map(labels.__getitem__, facet.numbers))
+    widths = [options.min_width] * facet.cols
+    heights: list[int | None] = [None] * facet.rows
+    if len(size_of) == 1:  # one shard shape: only the label lengths vary
+        ((width, height),) = size_of.values()
+        for c, length in set(zip(across, lengths, strict=True)):
+            widths[c] = max(widths[c], width, length + 2)
+        for r in set(down) if height is not None else ():
+            heights[r] = height
+        return widths, heights
+    for c, length, shape in set(zip(across, lengths, shapes, strict=True)):
+        widths[c] = max(widths[c], size_of[shape][0], length + 2)
+    for r, shape in set(zip(down, shapes, strict=True)):
+        height = size_of[shape][1]
+        if height is not None and height > (heights[r] or 0):
+            heights[r] = height
+    return widths, heights
 
 
 _shard_shape = attrgetter("shard_shape")
