@@ -171,7 +171,8 @@ class ShardingLayout:
 
     @cached_property
     def process_indices(self) -> tuple[int, ...]:
-        return tuple(sorted(set(map(itemgetter(2), self.devices))))
+        held = chain.from_iterable(map(attrgetter("process_indices"), self.cells))
+        return tuple(sorted(set(held)))
 
     @property
     def is_fully_replicated(self) -> bool:
@@ -295,13 +296,14 @@ def _grouped_by_span(
     devices = _devices(list(indices))
     values = list(indices.values())
     object_ids = list(map(id, values))
-    if len(set(object_ids)) == len(values):  # no shared index objects: one device each
+    distinct = len(set(object_ids))
+    if distinct == len(values):  # no shared index objects: one device each
         fast = _distinct_slice_groups(values, shape, devices)
         if fast is not None:
             return fast
         by_object = list(zip(values, map(list, zip(devices)), strict=True))
     else:
-        by_object = _by_index_object(values, object_ids, devices)
+        by_object = _by_index_object(values, object_ids, devices, distinct)
     read = slice.indices
     groups: dict[tuple[_Span, ...], list[Device]] = {}
     for index, held_here in by_object:
@@ -365,15 +367,21 @@ def _distinct_slice_groups(
 
 
 def _by_index_object(
-    values: list[Any], object_ids: list[int], devices: list[Device]
+    values: list[Any], object_ids: list[int], devices: list[Device], distinct: int
 ) -> list[tuple[Any, list[Device]]]:
     """The devices sharing each index object, in order of first appearance; the grouping is
-    one numpy sort, so only the distinct indices cost Python work."""
+    one numpy pass (consecutive runs when each object's devices come together, else a sort),
+    so only the ``distinct`` indices cost Python work."""
     import numpy as np
 
-    _, first, inverse = np.unique(
-        np.array(object_ids, dtype=np.uint64), return_index=True, return_inverse=True
-    )
+    keys = np.array(object_ids, dtype=np.uint64)
+    starts = [0, *(np.flatnonzero(keys[1:] != keys[:-1]) + 1).tolist()]
+    if len(starts) == distinct:
+        ends = [*starts[1:], len(values)]
+        return [
+            (values[start], devices[start:end]) for start, end in zip(starts, ends, strict=True)
+        ]
+    _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
     members = np.split(np.argsort(inverse, kind="stable"), np.cumsum(np.bincount(inverse))[:-1])
     return [
         (values[first[g]], list(map(devices.__getitem__, members[g].tolist())))

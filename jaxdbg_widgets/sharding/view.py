@@ -89,7 +89,7 @@ def summary_parts(layout: ShardingLayout) -> list[str]:
     parts.append(
         f"{_counted(len(layout.devices), 'device')}, {_counted(len(layout.cells), 'shard')}"
     )
-    replicas = {len(cell.devices) for cell in layout.cells}
+    replicas = set(map(len, map(attrgetter("devices"), layout.cells)))
     if layout.is_fully_replicated:
         parts.append("fully replicated")
     elif replicas != {1}:
