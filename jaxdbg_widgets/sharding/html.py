@@ -10,7 +10,7 @@ from __future__ import annotations
 from functools import lru_cache
 from html import escape
 from itertools import repeat
-from operator import itemgetter
+from operator import add, itemgetter, mul
 from typing import Any
 
 from jaxdbg_widgets.sharding.bulk import collector_paused
@@ -123,10 +123,7 @@ def _facet_html(
     positions take each cell's whole ``<td>`` from ``plain``."""
     n_cols = facet["cols"]
     at = _grid_order(facet["cells"], facet["rows"] * n_cols, n_cols)
-    widths = [f"width:{w}ch;min-width:{w}ch;max-width:{w}ch" for w in facet["col_widths"]]
-    heights = [
-        "" if h is None else f"height:{h * LINE_HEIGHT_EM:g}em" for h in facet["row_heights"]
-    ]
+    widths, heights = _track_styles(tuple(facet["col_widths"]), tuple(facet["row_heights"]))
     rows = []
     if facet["col_label"]:
         corner = "<th></th>" if facet["row_label"] else ""
@@ -163,12 +160,24 @@ def _facet_html(
     return f'<figure class="jdw-shd-facet">{caption}<table class="jdw-shd-t">{"".join(rows)}</table></figure>'
 
 
+@lru_cache(maxsize=64)
+def _track_styles(
+    widths: tuple[int, ...], heights: tuple[int | None, ...]
+) -> tuple[list[str], list[str]]:
+    """The width style of each column and the height style of each row, written once for the
+    facets of a grid that share their track sizes."""
+    return (
+        [f"width:{w}ch;min-width:{w}ch;max-width:{w}ch" for w in widths],
+        ["" if h is None else f"height:{h * LINE_HEIGHT_EM:g}em" for h in heights],
+    )
+
+
 def _grid_order(placed: list[list[int]], size: int, n_cols: int) -> list[int | None]:
     """The cell number at each grid position in row-major order (None where no cell is)."""
     flat = list(
         map(
-            int.__add__,
-            map(int.__mul__, map(itemgetter(0), placed), repeat(n_cols)),
+            add,
+            map(mul, map(itemgetter(0), placed), repeat(n_cols)),
             map(itemgetter(1), placed),
         )
     )

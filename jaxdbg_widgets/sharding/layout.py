@@ -211,14 +211,13 @@ class ShardingLayout:
         across = repeat(0) if col_dim is None else map(itemgetter(col_dim), positions)
         placed_all = list(zip(down, across, self.cells, strict=False))  # repeat(0) is endless
         spots = list(map(_row_and_column, placed_all))
-        groups: dict[Any, list[int]] = {}
-        if outer:  # a stable sort by the outer position keeps each facet's cells in order
+        groups: dict[Any, list[int]] = {(): list(range(len(placed_all)))}
+        if outer:  # a facet's cells, in layout order: as they come, or after a stable sort
             keys = list(map(itemgetter(*outer), positions))
-            order = sorted(range(len(keys)), key=keys.__getitem__)
-            for key, members in groupby(order, keys.__getitem__):
-                groups[key] = list(members)
-        else:
-            groups[()] = list(range(len(placed_all)))
+            runs = _runs(range(len(keys)), keys)
+            if runs is None:
+                runs = _runs(sorted(range(len(keys)), key=keys.__getitem__), keys)
+            groups = runs or {}
         facets = []
         for _, members in sorted(groups.items()):
             ordered = sorted(members, key=spots.__getitem__)
@@ -234,6 +233,17 @@ class ShardingLayout:
                 )
             )
         return facets
+
+
+def _runs(order: Iterable[int], keys: list[Any]) -> dict[Any, list[int]] | None:
+    """The members of ``order`` gathered by key, when each key's members come together in it;
+    otherwise None."""
+    groups: dict[Any, list[int]] = {}
+    for key, members in groupby(order, keys.__getitem__):
+        if key in groups:
+            return None
+        groups[key] = list(members)
+    return groups
 
 
 def sharding_layout(
