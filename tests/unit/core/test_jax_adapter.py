@@ -67,6 +67,7 @@ callback.emit_python_callback = emit_python_callback
 
 
 def test_a_changed_callback_lowering_turns_off_only_the_primitive_and_prints_still_work():
+    """Prints and callbacks go through ``jax.debug.callback``; ``jax.debug.print`` stays JAX's."""
     out = _run(
         CHANGED_EMIT,
         """
@@ -77,12 +78,16 @@ def test_a_changed_callback_lowering_turns_off_only_the_primitive_and_prints_sti
         f(1.0)
         jax.vmap(lambda x: jdw.print("v = {}", x, vmap_method="expand_dims"))(jax.numpy.arange(2))
         jdw.effects_barrier()
+        from jaxdbg_widgets.notebook import routing
+        jax_print = jax.debug.print
+        routing.route_jax_debug_print(None)
+        print("jax.debug.print kept:", jax.debug.print is jax_print)
         """,
     )
     lines = out.splitlines()
     already_off = {c.name for c in caps.degraded() if c.library == "jax"}
     assert set(json.loads(lines[0])) == already_off | {"callback-lowering"}
-    assert lines[1:] == ["x = 1.0", "2.0", "v = 0", "v = 1"]
+    assert lines[1:] == ["x = 1.0", "2.0", "v = 0", "v = 1", "jax.debug.print kept: True"]
 
 
 def test_a_missing_debugger_registry_leaves_jax_s_registry_alone():
