@@ -129,6 +129,7 @@ class ShardViewBuilder:
             for e in shards.transcript[-TRANSCRIPT_SHOWN:]
         ]
         state["history"] = shards.history[-HISTORY_SHOWN:]
+        state["header"] = dict(state["header"], hit=shards.hit)
         state["shards"] = shard_block(shards)
         return fit(state, self.limit)
 

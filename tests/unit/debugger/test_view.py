@@ -142,6 +142,7 @@ def test_shard_view_has_the_selected_shard_and_the_device_selector():
     )
     assert block["devices"][3] == {"label": "CPU 3 (x=3)", "index": 3, "state": "waiting"}
     assert view["header"]["thread"] == "main thread, CPU 3 (x=3)"
+    assert view["header"]["hit"] == 1  # the session's number, whichever shard is shown
     assert view["locals"][0]["repr"] == "3"
     assert view["transcript"][-1]["command"] == "dev 3"
     assert view["history"] == ["dev 3"]
