@@ -51,6 +51,7 @@ _pe = _module("interpreters.partial_eval")
 _xc = _module("lib.xla_client")
 _state_discharge = _module("state.discharge")
 _debugger_core = _module("debugger.core")
+_cli_debugger = _module("debugger.cli_debugger")
 
 
 def _needs(module: ModuleType | None, *names: str) -> ModuleType:
@@ -520,6 +521,24 @@ DEBUGGER_REGISTRY = _check(
 def debugger_registry() -> dict[str, tuple[int, Any]] | None:
     """JAX's table of debugger backends, ``name -> (priority, backend)``; ``None`` when unusable."""
     return _debugger_core._debugger_registry if DEBUGGER_REGISTRY else None
+
+
+def _cli_backend() -> Callable[..., None]:
+    run = _needs(_cli_debugger, "run_debugger").run_debugger
+    caps.require_parameters(run, ["frames", "thread_id"])
+    return run
+
+
+CLI_DEBUGGER = _check(
+    "cli-debugger",
+    "JAX's typed debugger answers jaxdbg breakpoints when the registry is unusable",
+    _cli_backend,
+)
+
+
+def jax_cli_debugger() -> Callable[..., None] | None:
+    """JAX's own typed debugger, ``backend(frames, thread_id, **kwargs)``; ``None`` if missing."""
+    return _cli_debugger.run_debugger if CLI_DEBUGGER else None
 
 
 def _loggers() -> tuple[str, ...]:

@@ -35,7 +35,12 @@ def _registry() -> dict[str, tuple[int, Any]]:
 
 
 def lookup(name: str | None) -> Backend:
-    """The backend registered as ``name``, else the highest-priority one (JAX's own rule)."""
+    """The backend registered as ``name``, else the highest-priority one (JAX's own rule).
+
+    Where the registry cannot be used this is JAX's own typed debugger.
+    """
+    if not available() and jx.jax_cli_debugger() is not None:
+        return jx.jax_cli_debugger()
     registry = _registry()
     if name is not None and name in registry:
         return registry[name][1]

@@ -21,6 +21,7 @@ EXPECTED = {
     "mesh-position",
     "runtime-tokens",
     "debugger-registry",
+    "cli-debugger",
     "callback-loggers",
 }
 
@@ -91,6 +92,7 @@ def test_a_changed_callback_lowering_turns_off_only_the_primitive_and_prints_sti
 
 
 def test_a_missing_debugger_registry_leaves_jax_s_registry_alone():
+    """Nothing is registered, and breakpoints are answered by JAX's own typed debugger."""
     out = _run(
         "import jax._src.debugger.core as core\ncore._debugger_registry = list(core._debugger_registry)",
         """
@@ -98,6 +100,8 @@ def test_a_missing_debugger_registry_leaves_jax_s_registry_alone():
         undo = jax_registry.register("ours", lambda *a, **k: None, 100)
         undo()
         print(jax_registry.available(), jax_registry.backends())
+        from jax._src.debugger import cli_debugger
+        print(jax_registry.lookup("ours") is cli_debugger.run_debugger)
         """,
     )
-    assert out.strip() == "False []"
+    assert out.splitlines() == ["False []", "True"]
