@@ -88,13 +88,23 @@ def test_click_a_frame_evaluate_and_continue_with_escaping(lab_page, notebook):
         ".some(o => o.textContent === '(4,)')",
         timeout=30_000,
     )
+    command_line = widget.locator(".jaxdbg-dbg-command-line")
+    command_line.fill("w")
+    command_line.press("Enter")
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('.jaxdbg-dbg-output')]"
+        ".some(o => o.textContent.startsWith('Traceback:'))",
+        timeout=30_000,
+    )
     expression.press("ArrowUp")
-    assert expression.input_value() == "p y.shape"
+    assert expression.input_value() == "y.shape", "the box's own history: expressions only"
+    command_line.press("ArrowUp")
+    assert command_line.input_value() == "w"
     assert widget.locator("img").count() == 0
     assert page.locator(".jp-OutputArea-output img[src='x']").count() == 0
     lab_page.screenshot("debugger-evaluated")
 
-    widget.locator(".jaxdbg-dbg-button", has_text="Continue").first.click()
+    widget.locator(".jaxdbg-dbg-button[data-command='c']").click()
     lab_page.wait_for_output("main result")
     frozen = page.locator(".jaxdbg-static").first
     frozen.wait_for(timeout=30_000)
@@ -136,4 +146,104 @@ def test_internal_frames_toggle_and_keyboard_continue_in_dark_theme(lab_page, no
     worker = _waiting_widget(page)
     worker.locator(".jaxdbg-dbg-button", has_text="Continue all").click()
     lab_page.wait_for_output("worker result 240.0")
+    assert lab_page.console_errors == []
+
+
+SHARD_CELLS = [
+    "%load_ext jaxdbg\n"
+    "import jax, jax.numpy as jnp\n"
+    "from jax.sharding import NamedSharding, PartitionSpec as P\n"
+    "def with_psum(x):\n"
+    "    y = x * 2\n"
+    "    jax.debug.breakpoint()\n"
+    "    return jax.lax.psum(y, 'i') + y\n"
+    "mesh = jax.make_mesh((8,), ('i',))\n"
+    "sharded = jax.device_put(jnp.arange(16.0), NamedSharding(mesh, P('i')))\n"
+    "f = jax.jit(jax.shard_map(with_psum, mesh=mesh, in_specs=P('i'), out_specs=P('i')))",
+    "print('shard result', float(f(sharded).sum()))",
+    "print('after', float(jax.jit(lambda v: (v * 2).sum())(sharded)))",
+]
+
+
+@pytest.fixture
+def shard_notebook(tmp_path):
+    return write_notebook(tmp_path / "shard_session.ipynb", SHARD_CELLS)
+
+
+def _shard_widget(page):
+    widget = page.locator(".jaxdbg-debugger[data-status='waiting']")
+    widget.wait_for(timeout=90_000)
+    page.wait_for_function(
+        "() => document.querySelectorAll('.jaxdbg-dbg-device-select option').length === 8",
+        timeout=30_000,
+    )
+    return widget
+
+
+def _run_all(page):
+    page.evaluate("() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
+
+
+def test_shard_session_selector_compare_continue_one_and_all(lab_page, shard_notebook):
+    page = lab_page.page
+    lab_page.open_notebook(shard_notebook)
+    _run_all(page)
+    widget = _shard_widget(page)
+    assert widget.locator(".jaxdbg-dbg-shard-summary").inner_text() == "8 of 8 shards · 8 waiting"
+    widget.locator(".jaxdbg-dbg-device-select").select_option("5")
+    page.wait_for_function(
+        "() => document.querySelector('.jaxdbg-debugger .jaxdbg-dbg-details')"
+        "?.textContent.includes('i=5')",
+        timeout=30_000,
+    )
+    assert "min=10 max=11" in widget.locator(".jaxdbg-dbg-locals").inner_text()
+    compare = widget.locator(".jaxdbg-dbg-compare-input")
+    compare.fill("bool(x[0] == 6)")
+    compare.press("Enter")
+    widget.locator(".jaxdbg-dbg-compare tr.jaxdbg-differs").wait_for(timeout=30_000)
+    differing = widget.locator(".jaxdbg-dbg-compare tr.jaxdbg-differs")
+    assert differing.count() == 1 and "i=3" in differing.inner_text()
+    assert "1 of 8 shards differ" in widget.locator(".jaxdbg-dbg-compare-verdict").inner_text()
+    lab_page.screenshot("debugger-shard-compare")
+    widget.locator(".jaxdbg-dbg-button", has_text="Continue this device").click()
+    page.wait_for_function(
+        "() => document.querySelector('.jaxdbg-debugger .jaxdbg-dbg-shard-summary')"
+        "?.textContent.endsWith('7 waiting')",
+        timeout=30_000,
+    )
+    widget.locator(".jaxdbg-dbg-button[data-command='c']").click()
+    lab_page.wait_for_output("shard result 2160.0")
+    assert page.locator(".jaxdbg-debugger[data-status='waiting']").count() == 0
+    assert page.locator(".jaxdbg-debugger").count() + page.locator(".jaxdbg-static").count() >= 1
+    assert lab_page.console_errors == []
+
+
+def test_shard_session_quit_keeps_the_kernel_in_a_narrow_dark_window(lab_page, shard_notebook):
+    page = lab_page.page
+    page.set_viewport_size({"width": 900, "height": 1000})
+    lab_page.open_notebook(shard_notebook)
+    page.evaluate(
+        "() => window.jupyterapp.commands.execute('apputils:change-theme',"
+        " { theme: 'JupyterLab Dark' })"
+    )
+    _run_all(page)
+    widget = _shard_widget(page)
+    fits = page.evaluate(
+        "() => { const w = document.querySelector('.jaxdbg-debugger');"
+        " const cells = [...w.querySelectorAll('.jaxdbg-dbg-name, .jaxdbg-dbg-type')];"
+        " return { overflow: w.scrollWidth - w.clientWidth,"
+        " broken: cells.filter(c => c.getClientRects().length > 1"
+        " || c.scrollWidth > c.clientWidth + 1).map(c => c.textContent) }; }"
+    )
+    assert fits == {"overflow": 0, "broken": []}
+    lab_page.screenshot("debugger-shards-narrow-dark")
+    widget.locator(".jaxdbg-dbg-button", has_text="Quit").click()
+    lab_page.wait_for_output("DebuggerQuit")
+    errors = page.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']")
+    assert "Traceback" not in errors.all_inner_texts().__str__()
+    lab_page.wait_kernel_idle()
+    page.wait_for_timeout(2_000)  # the kernel drops requests queued right after an error
+    page.locator(".jp-Cell .jp-InputArea-editor").nth(2).click()
+    page.keyboard.press("Shift+Enter")
+    lab_page.wait_for_output("after 240.0")
     assert lab_page.console_errors == []
