@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The JAX matrix: build each environment from nothing, then run the unit tests, the kernel
 # tests and nbval over the shipped notebooks in it.
-#   .venv-jax-oldest  Python 3.11, the oldest supported JAX (.ci/jax-constraints-oldest.txt)
+#   .venv-jax-oldest  Python 3.11, JAX 0.7.0 with Colab's ipykernel/IPython (.ci/jax-constraints-oldest.txt)
 #   .venv-jax-newest  Python 3.12, the newest JAX pip resolves
 # Usage: .ci/jax-matrix.sh [oldest|newest]...   (both when none is named)
 set -euo pipefail
