@@ -36,6 +36,20 @@ def notebook(tmp_path):
     return write_notebook(tmp_path / "debugger_browser.ipynb", CELLS)
 
 
+@pytest.fixture
+def unfiltered_notebook(tmp_path):
+    """The same program, but the first breakpoint keeps JAX's frames (``filter_frames=False``)."""
+    cells = [
+        CELLS[0].replace(
+            "jax.debug.breakpoint()\n    return y + 1",
+            "jax.debug.breakpoint(filter_frames=False)\n    return y + 1",
+        ),
+        *CELLS[1:],
+    ]
+    assert cells[0] != CELLS[0]
+    return write_notebook(tmp_path / "debugger_unfiltered.ipynb", cells)
+
+
 def _waiting_widget(page):
     widget = page.locator(".jaxdbg-debugger[data-status='waiting']")
     widget.wait_for(timeout=90_000)
@@ -121,9 +135,9 @@ def test_click_a_frame_evaluate_and_continue_with_escaping(lab_page, notebook):
     assert lab_page.console_errors == []
 
 
-def test_internal_frames_toggle_and_keyboard_continue_in_dark_theme(lab_page, notebook):
+def test_internal_frames_toggle_and_keyboard_continue_in_dark_theme(lab_page, unfiltered_notebook):
     page = lab_page.page
-    lab_page.open_notebook(notebook)
+    lab_page.open_notebook(unfiltered_notebook)
     page.evaluate(
         "() => window.jupyterapp.commands.execute('apputils:change-theme',"
         " { theme: 'JupyterLab Dark' })"

@@ -20,6 +20,29 @@ class ManualThrottle:
         self.pokes += 1
 
 
+class RecordingComm:
+    """A comm attached to a kernel, as in a notebook, that keeps what the widget sends.
+
+    ipywidgets sends nothing through a comm without a kernel, and a comm made outside a kernel
+    has none on some ipykernel versions (6.17).
+    """
+
+    kernel = "stand-in kernel"
+
+    def __init__(self, comm_id):
+        self.comm_id = comm_id
+        self.sent = []
+
+    def on_msg(self, callback):
+        pass
+
+    def send(self, data=None, metadata=None, buffers=None):
+        self.sent.append(data)
+
+    def close(self, *args, **kwargs):
+        pass
+
+
 @pytest.fixture
 def log():
     return PrintLog(capacity=50, attach=False)
@@ -31,11 +54,12 @@ def widget(log, monkeypatch):
         "jaxdbg_widgets.notebook.printlog_widget.Throttle", lambda flush, _i: ManualThrottle(flush)
     )
     widget = PrintLogWidget(log)
-    sent = []
-    monkeypatch.setattr(widget.comm, "send", lambda data=None, buffers=None, **_: sent.append(data))
-    widget.sent = sent
+    own_comm = widget.comm
+    widget.comm = RecordingComm(own_comm.comm_id)
+    widget.sent = widget.comm.sent
     yield widget
     widget.close()
+    own_comm.close()
 
 
 def test_prints_only_poke_and_a_refresh_sends_one_update(log, widget):
