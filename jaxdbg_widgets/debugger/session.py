@@ -48,7 +48,50 @@ class _Command:
     run: Callable[[Session, str], Entry | str]
 
 
-class Session:
+class CommandLog:
+    """A session's typed-command history, its transcript, and the line an empty command repeats.
+
+    Shared by one breakpoint hit's ``Session`` and the ``ShardSession`` that gathers many, so
+    both answer the command line alike.
+    """
+
+    resume: Resume | None
+
+    def __init__(self, history: Sequence[str] = ()) -> None:
+        self.transcript: list[Entry] = []
+        self.history: list[str] = list(history)[-HISTORY_LIMIT:]
+        self._last_command = ""
+
+    def note(self, command: str, output: str, *, error: bool = False) -> Entry:
+        """Record something that is not a typed command (a frame click, a bad message)."""
+        entry = Entry(command, output, error)
+        self._record(entry)
+        return entry
+
+    def _next_line(self, line: str) -> str:
+        """The command to run for ``line``: stripped, or the last one when empty; remembered.
+
+        Empty only when ``line`` is blank and nothing ran before; raises once the session ended.
+        """
+        if self.resume is not None:
+            raise RuntimeError("this breakpoint session has already ended")
+        line = line.strip() or self._last_command
+        if line:
+            self._last_command = line
+            self._remember(line)
+        return line
+
+    def _remember(self, line: str) -> None:
+        if not self.history or self.history[-1] != line:
+            self.history.append(line)
+            del self.history[:-HISTORY_LIMIT]
+
+    def _record(self, entry: Entry) -> None:
+        self.transcript.append(entry)
+        del self.transcript[:-TRANSCRIPT_LIMIT]
+
+
+class Session(CommandLog):
     """One breakpoint hit: the frames it captured and everything the user did there."""
 
     def __init__(
@@ -73,10 +116,8 @@ class Session:
         self.show_internal = show_internal
         self.location = self._frames[0].label if self._frames else "<no frames>"
         self.selected = 0
-        self.transcript: list[Entry] = []
-        self.history: list[str] = list(history)[-HISTORY_LIMIT:]
-        self.resume: Resume | None = None
-        self._last_command = ""
+        self.resume = None
+        super().__init__(history)
 
     @property
     def frames(self) -> list[FrameView]:
@@ -152,15 +193,9 @@ class Session:
 
     def run(self, line: str) -> Entry:
         """Run one jdb command line, record it in the transcript and history, and return it."""
-        if self.resume is not None:
-            raise RuntimeError("this breakpoint session has already ended")
-        line = line.strip()
+        line = self._next_line(line)
         if not line:
-            if not self._last_command:
-                return Entry("", "")
-            line = self._last_command
-        self._last_command = line
-        self._remember(line)
+            return Entry("", "")
         name, arg = split_command(line)
         command = _COMMANDS.get(name)
         try:
@@ -170,12 +205,6 @@ class Session:
         entry = result if isinstance(result, Entry) else Entry(line, result)
         if entry.command != line:
             entry = Entry(line, entry.output, entry.error)
-        self._record(entry)
-        return entry
-
-    def note(self, command: str, output: str, *, error: bool = False) -> Entry:
-        """Record something that is not a typed command (a frame click, a bad message)."""
-        entry = Entry(command, output, error)
         self._record(entry)
         return entry
 
@@ -206,15 +235,6 @@ class Session:
             code = frame.source[frame.offset].strip() if frame.offset is not None else "<no source>"
             lines.append(f"    {code}")
         return "\n".join(lines)
-
-    def _remember(self, line: str) -> None:
-        if not self.history or self.history[-1] != line:
-            self.history.append(line)
-            del self.history[:-HISTORY_LIMIT]
-
-    def _record(self, entry: Entry) -> None:
-        self.transcript.append(entry)
-        del self.transcript[:-TRANSCRIPT_LIMIT]
 
 
 def _batch_element(value: Any, leaves: Any, index: int) -> Any:

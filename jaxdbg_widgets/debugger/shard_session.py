@@ -24,8 +24,7 @@ from typing import Any
 
 from jaxdbg_widgets.debugger.frame_view import FrameView
 from jaxdbg_widgets.debugger.session import (
-    HISTORY_LIMIT,
-    TRANSCRIPT_LIMIT,
+    CommandLog,
     Entry,
     Resume,
     Session,
@@ -117,7 +116,7 @@ class CompareRow:
     differs: bool = False
 
 
-class ShardSession:
+class ShardSession(CommandLog):
     """The gathered hits of one breakpoint across the shards of a run, and the user's actions.
 
     ``expected`` is how many hits the run will make when known (the mesh size, times the
@@ -133,8 +132,7 @@ class ShardSession:
     ) -> None:
         self.expected = expected if expected and expected > 0 else None
         self.axis_sizes = tuple(axis_sizes) if axis_sizes else None
-        self.transcript: list[Entry] = []
-        self.history: list[str] = list(history)[-HISTORY_LIMIT:]
+        super().__init__(history)
         self._resume: Resume | None = None
         self.compared: tuple[str, list[CompareRow]] | None = None
         self._hits: list[_Hit] = []
@@ -149,7 +147,6 @@ class ShardSession:
         """What ended the session other than a command (an interrupt), for every shard to raise."""
         self._lock = threading.RLock()
         self._arrived = threading.Condition(self._lock)
-        self._last_command = ""
 
     @property
     def resume(self) -> Resume | None:
@@ -357,23 +354,11 @@ class ShardSession:
             for hit in self._hits:
                 hit.session.set_show_internal(show)
 
-    def note(self, command: str, output: str, *, error: bool = False) -> Entry:
-        """Record something that is not a typed command (a click, a bad message)."""
-        entry = Entry(command, output, error)
-        self._record(entry)
-        return entry
-
     def run(self, line: str) -> Entry:
         """Run one command line: shard commands here, the rest in the selected shard."""
-        if self.resume is not None:
-            raise RuntimeError("this breakpoint session has already ended")
-        line = line.strip()
+        line = self._next_line(line)
         if not line:
-            if not self._last_command:
-                return Entry("", "")
-            line = self._last_command
-        self._last_command = line
-        self._remember(line)
+            return Entry("", "")
         name, arg = split_command(line)
         with self._lock:
             try:
@@ -528,15 +513,10 @@ class ShardSession:
         of = f" of {self.expected}" if self.expected else ""
         return f"{self.arrived}{of} shards gathered, {self.waiting} waiting"
 
-    def _remember(self, line: str) -> None:
-        if not self.history or self.history[-1] != line:
-            self.history.append(line)
-            del self.history[:-HISTORY_LIMIT]
-
     def _record(self, entry: Entry) -> None:
+        """Keep ``entry`` in the transcript and mark the view for a redraw."""
         self.version += 1
-        self.transcript.append(entry)
-        del self.transcript[:-TRANSCRIPT_LIMIT]
+        super()._record(entry)
 
 
 def _evaluate(session: Session, code: Any, depth: int, batch: int) -> tuple[str, bool]:
