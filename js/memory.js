@@ -138,7 +138,7 @@ function render({ model, el }) {
   const hint = "hover a device for its totals; click it for its leaves";
   const status = element("div", "jdw-mem-status", hint);
   status.setAttribute("aria-live", "polite");
-  const tooltip = element("div", "jdw-mem-tooltip");
+  const tooltip = element("div", "jdw-shw-tooltip"); // styled by sharding.css, loaded first
   tooltip.hidden = true;
 
   const filter = element("input", "jdw-mem-filter");

@@ -101,7 +101,7 @@ def test_hover_click_device_click_leaf_and_sort(lab_page, notebook):
     assert cells.count() == 8
 
     cells.nth(3).hover()
-    tooltip = first.locator(".jdw-mem-tooltip")
+    tooltip = first.locator(".jdw-shw-tooltip")
     tooltip.wait_for(state="visible")
     lines = tooltip.inner_text().splitlines()
     assert lines[0] == "device 3 · CPU · process 0"
