@@ -10,11 +10,13 @@ from typing import Any
 from jaxdbg_widgets._version import __version__
 from jaxdbg_widgets.core import (
     DebugEffect,
+    DebuggerQuit,
     OrderedDebugEffect,
     breakpoint,
     breakpoint_if,
     breakpoint_if_nonfinite,
     callback,
+    current_batch,
     effects_barrier,
     log,
     print,
@@ -31,16 +33,20 @@ from jaxdbg_widgets.sharding import (
     visualize_array_sharding,
     visualize_sharding,
 )
+from jaxdbg_widgets.sharding.stand_in import GridSharding
 
 _standalone.install()  # jdw.breakpoint, scripts and $JAXDBG_HEADLESS work without %load_ext
 
 _LAZY = {
     "PrintLog": "jaxdbg_widgets.notebook.printlog",
+    "session_log": "jaxdbg_widgets.notebook.session_log",
     "ShardingWidget": "jaxdbg_widgets.sharding.widget",
 }
 
 __all__ = [
     "DebugEffect",
+    "DebuggerQuit",
+    "GridSharding",
     "OrderedDebugEffect",
     "PrintLog",
     "ShardingWidget",
@@ -49,6 +55,7 @@ __all__ = [
     "breakpoint_if",
     "breakpoint_if_nonfinite",
     "callback",
+    "current_batch",
     "effects_barrier",
     "inspect_array_sharding",
     "log",
@@ -56,6 +63,7 @@ __all__ = [
     "print",
     "print_grad",
     "script",
+    "session_log",
     "sharding_html",
     "sharding_layout",
     "sharding_text",
