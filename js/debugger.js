@@ -193,6 +193,9 @@ function render({ model, el }) {
 
   const root = element("div", "jaxdbg-debugger");
   root.tabIndex = 0;
+  // Keys pressed in the widget are its own: the app's shortcuts (Notebook 7 matches them
+  // before the widget sees the key, so "c" would copy the cell) skip this element.
+  root.dataset.lmSuppressShortcuts = "true";
   const header = element("div", "jaxdbg-dbg-header");
   const title = element("span", "jaxdbg-dbg-title", "jaxdbg");
   const location = element("span", "jaxdbg-dbg-location");

@@ -131,6 +131,7 @@ function render({ model, el }) {
   const view = { ...sent, leaves: expandLeaves(sent) };
   const byGroup = leavesByGroup(view);
   const root = element("div", "jdw-mem");
+  root.dataset.lmSuppressShortcuts = "true"; // arrow keys move within the grid, not between cells
   const title = ["memory map", view.source, ...view.summary].join(" · ");
   const head = element("div", "jdw-mem-head", title);
   const scroll = element("div", "jdw-mem-scroll");
