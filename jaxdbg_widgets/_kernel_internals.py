@@ -11,6 +11,7 @@ feature that needs it. IPython and ipykernel are imported lazily, never at modul
 from __future__ import annotations
 
 import concurrent.futures
+import contextlib
 import contextvars
 import inspect
 import re
@@ -22,11 +23,20 @@ from jaxdbg_widgets import _capabilities
 
 T = TypeVar("T")
 CREATE_SUBSHELL_TIMEOUT = 10.0
+SHELL_THREAD_TIMEOUT = 5.0
 COMM_MESSAGES = frozenset({"comm_msg", "comm_close"})
+CONTROL_TARGET = "jupyter.widget.control"
+# What a reloaded page or a second tab sends to get its widgets back: kernel info (JupyterLab
+# holds every other message until it is answered, or 3 s), the widget control comm and its
+# ``request_states``, and the fallback ``comm_info_request`` with a ``request_state`` per widget.
+RESTORE_MESSAGES = frozenset(
+    {"kernel_info_request", "comm_info_request", "comm_open", "comm_msg", "comm_close"}
+)
 
 FEATURE_PARENT = "output of widget clicks and worker threads stays in the cell"
 FEATURE_SUBSHELL = "widget clicks at a blocked breakpoint (kernel subshell)"
 FEATURE_PUMP = "widget clicks at a blocked breakpoint (shell pumping)"
+FEATURE_RESTORE = "debugger widget back after a page reload at a blocked breakpoint"
 FEATURE_STDIN = "typed (jdb) prompt through the stdin channel"
 FEATURE_ERROR_LINE = "debugger quits and interrupts shown in one line"
 FEATURE_COMPLETION = "%jaxdbg tab completion"
@@ -145,6 +155,21 @@ def create_subshell(kernel: Any) -> str:
     return done.result(timeout=CREATE_SUBSHELL_TIMEOUT)
 
 
+def _on_shell_channel_thread(kernel: Any, action: Callable[[], None]) -> None:
+    """Run ``action`` on the shell-channel thread (which owns the shell stream) and wait."""
+    done: concurrent.futures.Future[None] = concurrent.futures.Future()
+
+    def run() -> None:
+        try:
+            action()
+            done.set_result(None)
+        except BaseException as err:
+            done.set_exception(err)
+
+    kernel.shell_channel_thread.io_loop.add_callback(run)
+    done.result(timeout=SHELL_THREAD_TIMEOUT)
+
+
 def subshell_exists(kernel: Any, subshell_id: str) -> bool:
     """Whether ``subshell_id`` is still one of the kernel's subshells."""
     return subshell_id in kernel.shell_channel_thread.manager.list_subshell()
@@ -153,6 +178,139 @@ def subshell_exists(kernel: Any, subshell_id: str) -> bool:
 def subshell_router(subshell_id: str) -> tuple[str, Callable[[Any, Any], str]]:
     """The comm attribute and value that send a comm's incoming messages to ``subshell_id``."""
     return "_reply_subshell_for", lambda data, default: subshell_id
+
+
+def _probe_restore_routing(kernel: Any) -> None:
+    _probe_subshell(kernel)
+    import zmq
+
+    _capabilities.require_attributes(zmq, ("Frame",))
+    _capabilities.require_attributes(kernel, ("shell_stream", "shell_channel_thread_main"))
+    _capabilities.require_attributes(kernel.shell_channel_thread, ("asyncio_lock",))
+    _capabilities.require_parameters(kernel.shell_stream.on_recv, ("callback", "copy"))
+    session = kernel.session
+    _capabilities.require_parameters(session.feed_identities, ("msg_list", "copy"))
+    _capabilities.require_parameters(session.deserialize, ("msg_list", "content", "copy"))
+    _capabilities.require_parameters(session.serialize, ("msg", "ident"))
+    _capabilities.require_attributes(session, ("unpack",))
+    for msg_type in RESTORE_MESSAGES:
+        if not callable(kernel.shell_handlers.get(msg_type)):
+            raise KeyError(f"kernel.shell_handlers has no {msg_type!r} handler")
+
+
+def supports_restore_routing(kernel: Any) -> bool:
+    """ipykernel >= 7.4: a reloaded page's widget requests can be sent to a subshell."""
+    return _passes(_probe_restore_routing, kernel)
+
+
+def route_widget_restore(
+    kernel: Any, subshell_id: str, after: Callable[[], None]
+) -> Callable[[], None]:
+    """Send what a reloaded page asks to get its widgets back to ``subshell_id``; the undo.
+
+    The main shell is blocked at the breakpoint, so the shell-channel thread's receiver is
+    wrapped: a :data:`RESTORE_MESSAGES` request addressed to the main shell (and every message
+    of a widget control comm opened that way) is re-addressed to the subshell, re-signed and
+    sent to it; everything else goes to the kernel's own router untouched. The
+    handlers of those messages run ``after`` once done, so the cell keeps its parent header.
+    """
+    session = kernel.session
+    receive = kernel.shell_channel_thread_main
+    controls: set[str] = set()
+    handlers = kernel.shell_handlers
+    saved = {msg_type: handlers[msg_type] for msg_type in RESTORE_MESSAGES}
+
+    def route(msg: list[Any]) -> Any:
+        readdressed = None
+        with contextlib.suppress(Exception):  # as it came: the router logs what it cannot parse
+            readdressed = _readdressed(session, msg, subshell_id, controls)
+        if readdressed is None:
+            return receive(msg)
+        return _forward(kernel.shell_channel_thread, subshell_id, readdressed)
+
+    for msg_type, handler in saved.items():
+        handlers[msg_type] = _then(handler, after)
+    _on_shell_channel_thread(kernel, lambda: kernel.shell_stream.on_recv(route, copy=False))
+
+    def undo() -> None:
+        _on_shell_channel_thread(kernel, lambda: kernel.shell_stream.on_recv(receive, copy=False))
+        handlers.update(saved)
+
+    return undo
+
+
+def _readdressed(
+    session: Any, msg: list[Any], subshell_id: str, controls: set[str]
+) -> list[Any] | None:
+    """``msg`` with ``subshell_id`` in its header when it restores widgets, else ``None``."""
+    idents, frames = session.feed_identities(msg, copy=False)
+    peek = session.deserialize(frames, content=False, copy=False)
+    if not _restores_widgets(session, peek, controls):
+        return None
+    import zmq
+
+    peek["header"]["subshell_id"] = subshell_id
+    parts = [*session.serialize(peek, ident=idents), *peek["buffers"]]
+    return [part if isinstance(part, zmq.Frame) else zmq.Frame(part) for part in parts]
+
+
+async def _forward(channel_thread: Any, subshell_id: str, msg: list[Any]) -> None:
+    """Hand ``msg`` to the subshell's socket in turn, as the kernel's router does.
+
+    Sent straight there: the router would follow a comm's own reply routing, which names the
+    blocked main shell for every widget made by a cell.
+    """
+    async with channel_thread.asyncio_lock:
+        socket = channel_thread.manager.get_shell_channel_to_subshell_socket(subshell_id)
+        socket.send_multipart(msg, copy=False)
+
+
+def _restores_widgets(session: Any, peek: dict[str, Any], controls: set[str]) -> bool:
+    """Whether a peeked shell message is part of a page getting its widgets back."""
+    header = peek["header"]
+    msg_type = header.get("msg_type")
+    if msg_type not in RESTORE_MESSAGES:
+        return False
+    content = session.unpack(peek["content"]) if msg_type.startswith("comm_") else {}
+    comm_id = content.get("comm_id")
+    if comm_id in controls:
+        if msg_type == "comm_close":
+            controls.discard(comm_id)
+        return True
+    if header.get("subshell_id") is not None:
+        return False
+    if msg_type == "comm_open":
+        if content.get("target_name") != CONTROL_TARGET:
+            return False
+        controls.add(comm_id)
+        return True
+    if msg_type == "comm_msg":
+        return (content.get("data") or {}).get("method") == "request_state"
+    return msg_type != "comm_close"
+
+
+def _then(handler: Callable[..., Any], after: Callable[[], None]) -> Callable[..., Any]:
+    """``handler`` (a plain or async shell handler) followed by ``after``, whatever happens."""
+
+    def handle(stream: Any, ident: Any, msg: dict[str, Any]) -> Any:
+        try:
+            result = handler(stream, ident, msg)
+        except BaseException:
+            after()
+            raise
+        if not inspect.isawaitable(result):
+            after()
+            return result
+        return _awaited_then(result, after)
+
+    return handle
+
+
+async def _awaited_then(result: Any, after: Callable[[], None]) -> Any:
+    try:
+        return await result
+    finally:
+        after()
 
 
 # PUMP tier: ipykernel 6 --------------------------------------------------------------------
@@ -399,6 +557,12 @@ def check_capabilities(shell: Any) -> None:
     if hasattr(kernel, "shell_channel_thread"):
         _capabilities.check(
             "ipykernel", "subshell-routing", FEATURE_SUBSHELL, lambda: _probe_subshell(kernel)
+        )
+        _capabilities.check(
+            "ipykernel",
+            "widget-restore",
+            FEATURE_RESTORE,
+            lambda: _probe_restore_routing(kernel),
         )
     else:
         _capabilities.check("ipykernel", "shell-pump", FEATURE_PUMP, lambda: _probe_pump(kernel))

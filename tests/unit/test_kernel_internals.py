@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
 from types import SimpleNamespace
+from typing import Any
 
 import pytest
+import zmq
+from jupyter_client.session import Session
 
 from jaxdbg_widgets import _capabilities, _kernel_internals
 
@@ -65,3 +69,79 @@ def test_line_completion_is_added_and_removed(route):
         undo = _kernel_internals.add_line_completer(shell, "%jaxdbg", lambda line: [])
     undo()
     assert completer.custom_matchers == [] and completer.magic_arg_matchers == []
+
+
+def _wire(session: Any, msg_type: str, content: dict[str, Any], subshell_id: str | None = None):
+    """A shell message as the shell-channel thread receives it: identities, then frames."""
+    msg = session.msg(msg_type, content)
+    msg["header"]["subshell_id"] = subshell_id
+    return [zmq.Frame(part) for part in session.serialize(msg, ident=[b"page"])]
+
+
+@pytest.fixture
+def session() -> Any:
+    return Session(key=b"secret")
+
+
+def _routed(session: Any, controls: set[str], wire: list[Any]) -> dict[str, Any] | None:
+    """The re-addressed message as the subshell will read it, or ``None`` if left alone."""
+    readdressed = _kernel_internals._readdressed(session, wire, "debugger", controls)
+    if readdressed is None:
+        return None
+    idents, frames = session.feed_identities(readdressed, copy=False)
+    assert idents == [b"page"]
+    return Session(key=b"secret").deserialize(frames, content=True, copy=False)
+
+
+def test_only_widget_restoring_requests_to_the_main_shell_are_readdressed(session):
+    controls: set[str] = set()
+    info = _routed(session, controls, _wire(session, "kernel_info_request", {}))
+    assert info is not None and info["header"]["subshell_id"] == "debugger"
+    comms = _wire(session, "comm_info_request", {"target_name": "jupyter.widget"})
+    assert _routed(session, controls, comms)["content"] == {"target_name": "jupyter.widget"}
+    assert _routed(session, controls, _wire(session, "execute_request", {"code": "1"})) is None
+    elsewhere = _wire(session, "comm_info_request", {}, subshell_id="per-target")
+    assert _routed(session, controls, elsewhere) is None
+
+    state = _wire(session, "comm_msg", {"comm_id": "w", "data": {"method": "request_state"}})
+    assert _routed(session, controls, state) is not None
+    click = _wire(session, "comm_msg", {"comm_id": "w", "data": {"method": "custom"}})
+    assert _routed(session, controls, click) is None
+    other = _wire(session, "comm_open", {"comm_id": "o", "target_name": "jupyter.widget"})
+    assert _routed(session, controls, other) is None
+    assert controls == set()
+
+
+def test_a_control_comm_opened_at_a_breakpoint_stays_on_the_subshell_until_closed(session):
+    controls: set[str] = set()
+    opened = {"comm_id": "c", "target_name": _kernel_internals.CONTROL_TARGET, "data": {}}
+    assert _routed(session, controls, _wire(session, "comm_open", opened)) is not None
+    states = {"comm_id": "c", "data": {"method": "request_states"}}
+    routed = _routed(session, controls, _wire(session, "comm_msg", states, "per-target"))
+    assert routed["header"]["subshell_id"] == "debugger"
+    closed = _wire(session, "comm_close", {"comm_id": "c", "data": {}})
+    assert _routed(session, controls, closed) is not None
+    assert controls == set()
+    assert _routed(session, controls, _wire(session, "comm_msg", states)) is None
+
+
+def test_restore_handlers_give_the_cell_its_parent_back_however_they_end():
+    calls: list[str] = []
+
+    async def answer(stream, ident, msg):
+        calls.append("async")
+
+    def fail(stream, ident, msg):
+        raise ValueError("bad message")
+
+    after = lambda: calls.append("after")  # noqa: E731
+    asyncio.run(_kernel_internals._then(answer, after)(None, None, {}))
+    assert _kernel_internals._then(lambda *_: calls.append("sync"), after)(None, None, {}) is None
+    with pytest.raises(ValueError):
+        _kernel_internals._then(fail, after)(None, None, {})
+    assert calls == ["async", "after", "sync", "after", "after"]
+
+
+def test_restore_routing_is_off_without_the_kernels_shell_stream():
+    kernel = SimpleNamespace(shell_channel_thread=SimpleNamespace(io_loop=None, manager=None))
+    assert _kernel_internals.supports_restore_routing(kernel) is False

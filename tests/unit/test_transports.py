@@ -252,3 +252,50 @@ def test_the_pump_gives_up_after_repeated_parse_failures(caplog, monkeypatch) ->
     assert sorted(kernel.queue) == sorted([*entries, (99, "a queued callback", ())])
     assert "could not parse a shell message" in caplog.text
     assert not _capabilities.has("ipykernel", "shell-pump")
+
+
+@pytest.fixture
+def restore_calls(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Stand-in kernel routing: records each start and undo of the restore routing."""
+    from jaxdbg_widgets import _kernel_internals
+
+    calls: list[str] = []
+
+    def route(kernel: Any, subshell_id: str, after: Any) -> Any:
+        calls.append(f"start {subshell_id}")
+        return lambda: calls.append("undo")
+
+    monkeypatch.setattr(_kernel_internals, "route_widget_restore", route)
+    monkeypatch.setattr(_kernel_internals, "supports_restore_routing", lambda kernel: True)
+    return calls
+
+
+def _cell() -> CellParent:
+    return CellParent(kernel=SimpleNamespace(), ident=[b"cell"], message={})
+
+
+def test_restore_routing_is_on_while_any_inbox_waits(restore_calls: list[str]) -> None:
+    from jaxdbg_widgets.debugger.transports.subshell import _RestoreRouting
+
+    routing = _RestoreRouting()
+    routing.acquire(_cell(), "s1")
+    routing.acquire(_cell(), "s1")
+    routing.release()
+    assert restore_calls == ["start s1"]
+    routing.release()
+    routing.acquire(_cell(), "s2")
+    assert restore_calls == ["start s1", "undo", "start s2"]
+
+
+def test_restore_routing_stays_off_when_its_check_failed(
+    restore_calls: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from jaxdbg_widgets import _capabilities
+    from jaxdbg_widgets.debugger.transports.subshell import _RestoreRouting
+
+    monkeypatch.setattr(_capabilities, "_table", {})
+    _capabilities.check("ipykernel", "widget-restore", "restore", lambda: 1 / 0)
+    routing = _RestoreRouting()
+    routing.acquire(_cell(), "s1")
+    routing.release()
+    assert restore_calls == []

@@ -2,21 +2,26 @@
 
 The shell-channel thread asks each comm where its incoming ``comm_msg`` should go; answering
 with our subshell makes the message run on that subshell's thread while the main thread (or
-an XLA worker) is blocked at the breakpoint. The kernel adapter does the asking and creating.
+an XLA worker) is blocked at the breakpoint. While any inbox is open, what a reloaded page (or
+a second tab) sends to get its widgets back goes to the same subshell, so the debugger widget
+comes back with its state. The kernel adapter does the asking, creating and re-addressing.
 """
 
 from __future__ import annotations
 
+import logging
 import threading
+from collections.abc import Callable
 from typing import Any
 
-from jaxdbg_widgets import _kernel_internals
+from jaxdbg_widgets import _capabilities, _kernel_internals
 from jaxdbg_widgets.debugger.transports.capability import Tier
 from jaxdbg_widgets.debugger.transports.cell_parent import CellParent
 from jaxdbg_widgets.debugger.transports.inbox import Inbox
 
 _lock = threading.Lock()
 _subshells: dict[int, str] = {}
+_log = logging.getLogger(__name__)
 
 
 def debugger_subshell(kernel: Any) -> str:
@@ -29,6 +34,57 @@ def debugger_subshell(kernel: Any) -> str:
         return subshell_id
 
 
+class _RestoreRouting:
+    """Widget-restoring traffic goes to the debugger subshell while any inbox is open."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._users = 0
+        self._undo: Callable[[], None] | None = None
+
+    def acquire(self, cell: CellParent, subshell_id: str) -> None:
+        """Count one more waiting inbox; the first one turns the routing on."""
+        with self._lock:
+            self._users += 1
+            if self._users == 1 and _restore_routing_available(cell.kernel):
+                self._undo = _start_routing(cell, subshell_id)
+
+    def release(self) -> None:
+        """Count one inbox fewer; the last one puts the kernel's routing back."""
+        with self._lock:
+            self._users -= 1
+            undo, self._undo = (self._undo, None) if self._users == 0 else (None, self._undo)
+        if undo is not None:
+            _stop_routing(undo)
+
+
+def _restore_routing_available(kernel: Any) -> bool:
+    """Whether the load-time check passed (or, never run, whether the probe passes now)."""
+    checked = any(c.name == "widget-restore" for c in _capabilities.all_capabilities())
+    if checked:
+        return _capabilities.has("ipykernel", "widget-restore")
+    return _kernel_internals.supports_restore_routing(kernel)
+
+
+def _start_routing(cell: CellParent, subshell_id: str) -> Callable[[], None] | None:
+    """Turn restore routing on; ``None`` (and today's behaviour) when the kernel refuses."""
+    try:
+        return _kernel_internals.route_widget_restore(cell.kernel, subshell_id, cell.restore)
+    except Exception:
+        _log.warning("jaxdbg: a reloaded page will not get the debugger back", exc_info=True)
+        return None
+
+
+def _stop_routing(undo: Callable[[], None]) -> None:
+    try:
+        undo()
+    except Exception:
+        _log.warning("jaxdbg: could not put the kernel's shell routing back", exc_info=True)
+
+
+_restore_routing = _RestoreRouting()
+
+
 class SubshellInbox(Inbox):
     """Messages for this comm are handled on the debugger subshell and queued for ``get``."""
 
@@ -38,3 +94,12 @@ class SubshellInbox(Inbox):
         subshell_id = debugger_subshell(cell.kernel)
         super().__init__(comm, cell)
         self._override(*_kernel_internals.subshell_router(subshell_id))
+        _restore_routing.acquire(cell, subshell_id)
+        self._routing = True
+
+    def close(self) -> None:
+        """Stop routing this comm, and the restore traffic once no other inbox waits."""
+        routing, self._routing = getattr(self, "_routing", False), False
+        super().close()
+        if routing:
+            _restore_routing.release()

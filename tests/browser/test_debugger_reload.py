@@ -1,0 +1,104 @@
+"""A page reloaded, or a second tab opened, while a breakpoint waits gets the debugger back."""
+
+import re
+import time
+
+import pytest
+
+from tests.fixtures.lab import LabPage, write_notebook
+
+pytestmark = [pytest.mark.browser, pytest.mark.frontends("lab", "notebook7")]
+
+BACK_WITHIN_SECONDS = 5.0
+WAITING = ".jaxdbg-debugger[data-status='waiting']"
+CONTINUE = ".jaxdbg-dbg-button[data-command='c']"
+CELLS = [
+    "%load_ext jaxdbg\n"
+    "import jax, jax.numpy as jnp, ipywidgets\n"
+    "def inner(x):\n"
+    "    y = jnp.sin(x) * 2\n"
+    "    jax.debug.breakpoint()\n"
+    "    return y + 1",
+    "display(ipywidgets.IntSlider(value=7, description='kept'))\n"
+    "print('main result', float(jax.jit(inner)(jnp.arange(4.0)).sum()))",
+    "print('next cell ran')",
+]
+
+
+@pytest.fixture
+def notebook(request, tmp_path):
+    """A notebook of its own per test, so no test meets another's kernel session."""
+    name = re.sub(r"\W", "_", request.node.name)
+    return write_notebook(tmp_path / f"{name}.ipynb", CELLS)
+
+
+def _stop_at_the_breakpoint_and_save(lab_page: LabPage) -> None:
+    """Run the first two cells, wait for the debugger, and save so a new page shows it."""
+    page = lab_page.page
+    page.evaluate(
+        "() => { const nb = window.jupyterapp.shell.currentWidget;"
+        " nb.content.activeCellIndex = 2;"
+        " window.jupyterapp.commands.execute('notebook:run-all-above'); }"
+    )
+    page.locator(WAITING).wait_for(timeout=90_000)
+    page.evaluate("() => window.jupyterapp.commands.execute('docmanager:save')")
+    page.wait_for_function(
+        "() => window.jupyterapp.shell.currentWidget?.context?.model?.dirty === false",
+        timeout=30_000,
+    )
+
+
+def _seconds_until_usable(page) -> float:
+    """Seconds from the notebook showing to the debugger widget back and enabled."""
+    page.locator(".jp-Notebook").wait_for(timeout=60_000)
+    shown = time.monotonic()
+    page.locator(f"{WAITING} {CONTINUE}:enabled").wait_for(timeout=30_000)
+    return time.monotonic() - shown
+
+
+def _restored_widgets_are_whole(page) -> None:
+    assert page.get_by_text("Error displaying widget").count() == 0
+    assert page.locator(".widget-slider .widget-label", has_text="kept").count() == 1
+    assert page.locator(WAITING).locator(".jaxdbg-dbg-location").inner_text().startswith("inner")
+
+
+def test_reload_brings_the_debugger_back_and_continue_ends_the_cell(lab_page, notebook):
+    page = lab_page.page
+    page.on("dialog", lambda dialog: dialog.accept())
+    lab_page.open_notebook(notebook)
+    _stop_at_the_breakpoint_and_save(lab_page)
+
+    page.reload()
+    seconds = _seconds_until_usable(page)
+    print(f"debugger usable {seconds:.2f} s after the reloaded notebook showed")
+    assert seconds <= BACK_WITHIN_SECONDS
+    _restored_widgets_are_whole(page)
+    lab_page.screenshot("debugger-after-reload")
+
+    page.locator(f"{WAITING} {CONTINUE}").click()
+    page.wait_for_function('() => !document.querySelector("' + WAITING + '")', timeout=30_000)
+    page.locator(".jp-Cell .jp-InputArea-editor").nth(2).click()
+    page.keyboard.press("Shift+Enter")
+    lab_page.wait_for_output("next cell ran")
+    assert lab_page.console_errors == []
+
+
+def test_a_second_tab_gets_the_debugger_and_its_continue_reaches_the_first(lab_page, notebook):
+    page = lab_page.page
+    lab_page.open_notebook(notebook)
+    _stop_at_the_breakpoint_and_save(lab_page)
+
+    second = LabPage(page=page.context.new_page(), server=lab_page.server, frontend="notebook7")
+    second.page.on("console", lambda msg: msg.type == "error" and second.record_error(msg.text))
+    second.page.goto(f"{lab_page.server.url}notebooks/{notebook.name}")
+    seconds = _seconds_until_usable(second.page)
+    print(f"debugger usable {seconds:.2f} s after the second tab's notebook showed")
+    assert seconds <= BACK_WITHIN_SECONDS
+    _restored_widgets_are_whole(second.page)
+    second.screenshot("debugger-second-tab")
+
+    second.page.locator(f"{WAITING} {CONTINUE}").click()
+    lab_page.wait_for_output("main result")
+    assert page.locator(WAITING).count() == 0
+    assert lab_page.console_errors == []
+    assert second.console_errors == []

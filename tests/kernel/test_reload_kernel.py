@@ -1,0 +1,160 @@
+"""A page reloaded (or a second tab opened) while a breakpoint waits gets its widgets back."""
+
+from __future__ import annotations
+
+import queue
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from importlib.metadata import version
+from typing import Any
+
+import pytest
+from jupyter_client import BlockingKernelClient
+
+from tests.fixtures.kernel import KernelSession, Message
+from tests.kernel.test_debugger_kernel import SETUP, Debugging
+
+pytestmark = [
+    pytest.mark.kernel,
+    pytest.mark.skipif(
+        tuple(int(part) for part in version("ipykernel").split(".")[:2]) < (7, 4),
+        reason="widget restore at a breakpoint needs kernel subshells (ipykernel >= 7.4)",
+    ),
+]
+
+REPLY_SECONDS = 5.0
+CELL = """
+import ipywidgets
+from IPython.display import display
+slider = ipywidgets.IntSlider(value=3)
+display(slider)
+print(jax.jit(outer)(jnp.arange(4.0)))
+print("after the breakpoint")
+"""
+
+
+class Page:
+    """A second front end on the same kernel, as a reloaded page or a new tab is."""
+
+    def __init__(self, kernel: KernelSession) -> None:
+        self.client = BlockingKernelClient()  # its own session, as a new page has
+        self.client.load_connection_info(kernel.manager.get_connection_info())
+        self.client.start_channels()
+
+    def close(self) -> None:
+        self.client.stop_channels()
+
+    def reply(self, msg_id: str) -> Message:
+        """The shell reply to ``msg_id``, which must come within :data:`REPLY_SECONDS`."""
+        deadline = time.monotonic() + REPLY_SECONDS
+        while True:
+            msg = self.client.get_shell_msg(timeout=max(0.0, deadline - time.monotonic()))
+            if msg["parent_header"].get("msg_id") == msg_id:
+                return msg
+
+    def send(self, msg_type: str, content: dict[str, Any], **metadata: Any) -> str:
+        msg = self.client.session.msg(msg_type, content, metadata=metadata)
+        self.client.session.send(self.client.shell_channel.socket, msg)
+        return msg["header"]["msg_id"]
+
+    def comm_reply(self, comm_id: str, method: str) -> dict[str, Any]:
+        """The data of the next ``comm_msg`` on ``comm_id`` with ``method``, within the limit."""
+        return self.iopub(
+            lambda m: (
+                m["msg_type"] == "comm_msg"
+                and m["content"]["comm_id"] == comm_id
+                and m["content"]["data"].get("method") == method
+            )
+        )["content"]["data"]
+
+    def iopub(self, predicate: Callable[[Message], bool]) -> Message:
+        deadline = time.monotonic() + REPLY_SECONDS
+        while True:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise TimeoutError("no matching iopub message in time")
+            try:
+                msg = self.client.get_iopub_msg(timeout=remaining)
+            except queue.Empty:
+                continue
+            if predicate(msg):
+                return msg
+
+
+@pytest.fixture
+def dbg_kernel(kernel: KernelSession) -> KernelSession:
+    result = kernel.execute(SETUP)
+    assert result.error is None, result.error
+    return kernel
+
+
+@pytest.fixture
+def page(dbg_kernel: KernelSession) -> Iterator[Page]:
+    opened = Page(dbg_kernel)
+    try:
+        yield opened
+    finally:
+        opened.close()
+
+
+def _shown(kernel: KernelSession, code: str) -> Debugging:
+    """A cell stopped at a breakpoint whose widget the first page has drawn."""
+    dbg = Debugging(kernel, code)
+    kernel.send_custom(dbg.comm_id, {"type": "rendered"})
+    return dbg
+
+
+def _slider_id(dbg: Debugging) -> str:
+    return next(
+        m["content"]["comm_id"]
+        for m in dbg.result.messages
+        if m["msg_type"] == "comm_open"
+        and m["content"]["data"]["state"].get("_model_name") == "IntSliderModel"
+    )
+
+
+def test_reloaded_page_restores_every_widget_and_continues(dbg_kernel, page):
+    dbg = _shown(dbg_kernel, CELL)
+    assert dbg.view["status"] == "waiting"
+
+    info = page.reply(page.client.kernel_info())
+    assert "kernel subshells" in info["content"]["supported_features"]
+
+    control = str(uuid.uuid4())
+    content = {"comm_id": control, "target_name": "jupyter.widget.control", "data": {}}
+    page.send("comm_open", content, version="1.0.0")
+    page.send("comm_msg", {"comm_id": control, "data": {"method": "request_states"}})
+    states = page.comm_reply(control, "update_states")["states"]
+    assert states[dbg.comm_id]["state"]["view"]["status"] == "waiting"
+    assert states[_slider_id(dbg)]["state"]["value"] == 3
+    page.send("comm_close", {"comm_id": control, "data": {}})
+
+    comms = page.reply(page.client.comm_info(target_name="jupyter.widget"))["content"]["comms"]
+    assert {dbg.comm_id, _slider_id(dbg)} <= set(comms)
+    page.send("comm_msg", {"comm_id": _slider_id(dbg), "data": {"method": "request_state"}})
+    assert page.comm_reply(_slider_id(dbg), "update")["state"]["value"] == 3
+
+    dbg.send({"type": "command", "line": "c"}, lambda view: view["status"] == "continue")
+    result = dbg.finish()
+    assert result.error is None, result.error
+    assert "after the breakpoint" in result.stdout, "output after the restore stays in the cell"
+
+
+def test_routing_is_back_to_normal_once_the_breakpoint_ends(dbg_kernel, page):
+    dbg = _shown(dbg_kernel, CELL)
+    dbg.send({"type": "command", "line": "c"}, lambda view: view["status"] == "continue")
+    assert dbg.finish().error is None
+
+    busy = dbg_kernel.start(f"import time; time.sleep({3 * REPLY_SECONDS})")
+    dbg_kernel.wait_for(
+        lambda m: (
+            m["msg_type"] == "status"
+            and m["content"]["execution_state"] == "busy"
+            and m["parent_header"].get("msg_id") == busy.msg_id
+        )
+    )
+    with pytest.raises(queue.Empty):
+        page.reply(page.client.comm_info(target_name="jupyter.widget"))
+    dbg_kernel.interrupt()
+    dbg_kernel.wait(busy)
