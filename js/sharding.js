@@ -86,7 +86,7 @@ function drawLegend(view, cells) {
 
 function render({ model, el }) {
   const view = model.get("view");
-  const cells = cellRecords(view.cells);
+  const cells = cellRecords(view.cells, view.tips);
   const root = element("div", "jdw-shw");
   root.tabIndex = 0;
   const head = element("div", "jdw-shw-head", [view.kind, ...view.summary].join(" · "));

@@ -13,9 +13,16 @@ export function gridTracks(facet) {
   return { columns, rows };
 }
 
-// The view model sends cells as one array per field; the widget reads them as records.
-// Notebooks saved by earlier versions hold one record per cell, with the tooltip as lines.
-export function cellRecords(columns) {
+// A cell's tooltip from its entry of the view's tips table ([platform, process line, shape
+// lines]), its devices and its index, as the static HTML writes it.
+export function tipText([platform, process, shape], devices, index) {
+  return `${platform} ${devices.join(", ")}\n${process}\nindex ${index}\n${shape}`;
+}
+
+// The view model sends cells as one array per field, each tooltip as a number into `tips`; the
+// widget reads them as records. Notebooks saved by earlier versions hold a tooltip per cell
+// (one array per field), or one record per cell with the tooltip as lines.
+export function cellRecords(columns, tips = []) {
   if (Array.isArray(columns)) {
     return columns.map((cell) => ({
       ...cell,
@@ -26,7 +33,9 @@ export function cellRecords(columns) {
     label,
     devices: columns.devices[i],
     index: columns.index[i],
-    tooltip: columns.tooltip[i],
+    tooltip: columns.tooltip
+      ? columns.tooltip[i]
+      : tipText(tips[columns.tip[i]], columns.devices[i], columns.index[i]),
     color: columns.color[i],
   }));
 }

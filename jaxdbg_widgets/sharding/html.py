@@ -7,6 +7,7 @@ drop ``<style>`` still show the grid. It is also the widget's fallback in the ou
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from functools import lru_cache
 from html import escape
 from itertools import repeat
@@ -15,7 +16,7 @@ from typing import Any
 
 from jaxdbg_widgets.sharding.bulk import collector_paused
 from jaxdbg_widgets.sharding.colors import text_colors
-from jaxdbg_widgets.sharding.layout import ShardingLayout
+from jaxdbg_widgets.sharding.layout import ShardingLayout, _id_texts
 from jaxdbg_widgets.sharding.options import RenderOptions
 from jaxdbg_widgets.sharding.view import view_model
 
@@ -64,7 +65,7 @@ def html_from_view(view: dict[str, Any]) -> str:
 
 def _html(view: dict[str, Any]) -> str:
     head = escape(view["kind"]) + " · " + " · ".join(escape(p) for p in view["summary"])
-    cells = _cell_bodies(view["cells"])
+    cells = _cell_bodies(view)
     parts = [
         '<div class="jdw-shd">',
         f"<style>{STYLE}</style>",
@@ -78,19 +79,48 @@ def _html(view: dict[str, Any]) -> str:
     return "".join(parts)
 
 
-def _cell_bodies(cells: dict[str, list[Any]]) -> tuple[list[str], list[str], list[str], list[str]]:
-    """Per cell, one list each: its colour style, escaped tooltip and label, and its whole
-    ``<td>`` for the positions that carry no track size (all but the first row and column)."""
+def _cell_bodies(view: dict[str, Any]) -> tuple[list[str], list[str]]:
+    """Per cell: its colour style, and its whole ``<td>`` with the tooltip as ``title`` (as
+    drawn where no track size goes: all but the first row and column)."""
+    cells = view["cells"]
     colors = cells["color"]
     if all(colors):
         styles = list(_color_styles(tuple(colors)))
     else:
         inks = iter(text_colors([c for c in colors if c]))
         styles = [f"background:{c};color:{next(inks)}" if c else "" for c in colors]
-    tooltips = _escaped_all(cells["tooltip"])
+    heads = map("".join, zip(repeat('<td style="'), styles, repeat('" title="')))
+    pieces = _tooltip_pieces(cells, view["tips"])
     labels = _escaped_all(cells["label"])
-    plain = list(map('<td style="{}" title="{}">{}</td>'.format, styles, tooltips, labels))
-    return styles, tooltips, labels, plain
+    plain = list(map("".join, zip(heads, *pieces, labels, repeat("</td>"))))
+    return styles, plain
+
+
+_TD_STYLE = len('<td style="')
+
+
+def _tooltip_pieces(cells: dict[str, list[Any]], tips: list[list[str]]) -> list[Iterable[str]]:
+    """The escaped pieces of each cell's tooltip (see
+    :func:`~jaxdbg_widgets.sharding.view.tooltip_text`) up to the closing quote of its
+    ``title``, a column at a time: platform, device ids, process line, index, shape lines. The
+    tips table is escaped once per entry and the ids are digits, so only the index texts are
+    escaped a cell at a time."""
+    count = len(cells["label"])
+    escaped = [
+        (escape(platform) + " ", f"\n{escape(process)}\nindex ", f'\n{escape(shape)}">')
+        for platform, process, shape in tips
+    ]
+    if len(escaped) == 1:
+        heads, middles, tails = (repeat(text, count) for text in escaped[0])
+    else:
+        picked = list(map(escaped.__getitem__, cells["tip"]))
+        heads, middles, tails = (map(itemgetter(k), picked) for k in range(3))
+    devices = cells["devices"]
+    if set(map(len, devices)) == {1}:
+        ids: Iterable[str] = _id_texts(list(map(itemgetter(0), devices)))
+    else:
+        ids = [", ".join(_id_texts(held)) for held in devices]
+    return [heads, ids, middles, _escaped_all(cells["index"]), tails]
 
 
 @lru_cache(maxsize=16)
@@ -112,13 +142,7 @@ def _escaped_all(texts: list[str]) -> list[str]:
     return escaped.split("\0")
 
 
-def _facet_html(
-    facet: dict[str, Any],
-    styles: list[str],
-    tooltips: list[str],
-    labels: list[str],
-    plain: list[str],
-) -> str:
+def _facet_html(facet: dict[str, Any], styles: list[str], plain: list[str]) -> str:
     """One table: sizes go on the first row (widths) and first column (heights) only; the other
     positions take each cell's whole ``<td>`` from ``plain``."""
     n_cols = facet["cols"]
@@ -136,21 +160,14 @@ def _facet_html(
                 f"{escape(facet['row_label'])} →</th>"
             )
         row = at[r * n_cols : (r + 1) * n_cols]
-        sized = n_cols if r == 0 else 1 if heights[r] else 0
-        for c, i in enumerate(row[:sized]):
-            sizes = [widths[c]] if r == 0 else []
-            if c == 0 and heights[r]:
-                sizes.append(heights[r])
-            prefix = ";".join(sizes)
-            if i is None:
-                tds.append(f'<td style="{prefix}"></td>')
-                continue
-            style = styles[i]
-            tds.append(
-                f'<td style="{f"{prefix};{style}" if style else prefix}"'
-                f' title="{tooltips[i]}">{labels[i]}</td>'
-            )
-        rest = row[sized:]
+        if r == 0:
+            sizes = list(widths)
+            if heights[0] and sizes:
+                sizes[0] += ";" + heights[0]
+        else:
+            sizes = [heights[r]] if heights[r] else []
+        tds.extend(map(_sized, row, sizes, repeat(styles), repeat(plain)))
+        rest = row[len(sizes) :]
         if None in rest:
             tds.extend('<td style=""></td>' if i is None else plain[i] for i in rest)
         else:
@@ -158,6 +175,14 @@ def _facet_html(
         rows.append("<tr>" + "".join(tds) + "</tr>")
     caption = f"<figcaption>{escape(facet['title'])}</figcaption>" if facet["title"] else ""
     return f'<figure class="jdw-shd-facet">{caption}<table class="jdw-shd-t">{"".join(rows)}</table></figure>'
+
+
+def _sized(i: int | None, size: str, styles: list[str], plain: list[str]) -> str:
+    """The ``<td>`` of cell ``i`` (None: an empty position) with ``size`` before its style."""
+    if i is None:
+        return f'<td style="{size}"></td>'
+    body = plain[i][_TD_STYLE:]
+    return f'<td style="{size};{body}' if styles[i] else f'<td style="{size}{body}'
 
 
 @lru_cache(maxsize=64)

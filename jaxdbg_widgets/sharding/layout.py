@@ -10,11 +10,11 @@ from __future__ import annotations
 import contextlib
 import math
 import operator
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from itertools import chain, groupby, repeat
-from operator import attrgetter, itemgetter
+from operator import add, attrgetter, itemgetter, mul
 from typing import Any, NamedTuple
 
 from jaxdbg_widgets.sharding.bulk import collector_paused
@@ -32,7 +32,6 @@ class Cell(NamedTuple):
     """One distinct shard: its index range per dimension and every device holding a copy.
 
     ``label`` is ``CPU 0,1`` (platform and holders), ``index_text`` the slices, e.g. ``[0:16, 8:16]``.
-    Build it with :func:`make_cell`, which derives the fields after ``devices``.
     """
 
     bounds: tuple[tuple[int, int], ...]
@@ -50,53 +49,55 @@ class Cell(NamedTuple):
         return len(self.devices)
 
 
-def make_cell(
-    bounds: tuple[tuple[int, int], ...], position: tuple[int, ...], devices: Sequence[Device]
-) -> Cell:
-    """A cell for the shard at ``bounds`` held by ``devices`` (sorted by id here)."""
-    key = tuple((a, b, 1) for a, b in bounds)
-    spans = [
-        {span: ((span[0], span[1]), f"{span[0]}:{span[1]}", span[1] - span[0], p)}
-        for span, p in zip(key, position, strict=True)
-    ]
-    return _made_cells({key: list(devices)}, spans)[0]
-
-
 _Span = tuple[int, int, int]
-_SpanInfo = tuple[tuple[int, int], str, int, int]
+
+
+class _Dim(NamedTuple):
+    """The distinct spans of one dimension, sorted by ``(start, stop)``: each one's bounds,
+    ``start:stop`` text, extent and grid position (spans sharing a start share a position)."""
+
+    bounds: list[tuple[int, int]]
+    texts: list[str]
+    extents: list[int]
+    positions: list[int]
+    grid: int
 
 
 def _made_cells(
-    by_span: dict[tuple[_Span, ...], Sequence[Device]], spans: list[dict[_Span, _SpanInfo]]
+    dims: Sequence[_Dim], numbers: Sequence[list[int]], holders: Sequence[Sequence[Device]]
 ) -> list[Cell]:
-    """One cell per shard; ``spans[d]`` gives each span of dim ``d`` its bounds, text, extent and
-    grid position, written once per span. Fields are gathered a dimension at a time, so the
-    per-cell work is only the holders and the label."""
-    keys = list(by_span)
-    count = len(keys)
-    columns = [
-        list(map(known.__getitem__, map(itemgetter(d), keys))) for d, known in enumerate(spans)
-    ]
+    """One cell per shard; ``numbers[d]`` gives each shard's span of dim ``d`` as a place in
+    ``dims[d]``. Fields are gathered a dimension at a time, so the per-cell work is only the
+    holders and the label."""
+    count = len(holders)
 
-    def field(i: int) -> list[tuple[Any, ...]]:
-        return (
-            list(zip(*[map(itemgetter(i), column) for column in columns], strict=True))
-            or [()] * count
-        )
+    def field(table: Callable[[_Dim], list[Any]]) -> list[tuple[Any, ...]]:
+        columns = [
+            _looked_up(table(dim), column) for dim, column in zip(dims, numbers, strict=True)
+        ]
+        return list(zip(*columns, strict=True)) or [()] * count
 
-    bounds, extents, positions = field(0), field(2), field(3)
-    texts = [map(itemgetter(1), column) for column in columns]
-    template = "[" + ", ".join(["{}"] * len(texts)) + "]"
-    index_texts = list(map(template.format, *texts)) if texts else [template] * count
-    groups = list(by_span.values())
-    if set(map(len, groups)) == {1}:  # one device per shard: every field a column at a time
-        held = list(map(tuple, groups))
-        devices = list(map(itemgetter(0), groups))
+    bounds, positions = field(_BOUNDS), field(_POSITIONS)
+    if all(len(set(dim.extents)) == 1 for dim in dims):  # one shard shape, shared by all
+        extents = [tuple(dim.extents[0] for dim in dims)] * count
+    else:
+        extents = field(_EXTENTS)
+    texts = [map(dim.texts.__getitem__, column) for dim, column in zip(dims, numbers, strict=True)]
+    pieces = [repeat("[")]
+    for column in texts:
+        pieces += [column, repeat(", ")]
+    pieces[-1] = repeat("]")
+    index_texts = list(map("".join, zip(*pieces, strict=False))) if texts else ["[]"] * count
+    if set(map(len, holders)) == {1}:  # one device per shard: every field a column at a time
+        held = list(map(tuple, holders))
+        devices = list(map(itemgetter(0), held))
         ids = list(zip(map(itemgetter(0), devices)))
-        processes = list(zip(map(itemgetter(2), devices)))
+        raw_processes = list(map(itemgetter(2), devices))
+        shared = {p: (p,) for p in set(raw_processes)}
+        processes = list(map(shared.__getitem__, raw_processes))
         names = list(_id_texts(list(map(itemgetter(0), devices))))
     else:
-        held = [tuple(group) if len(group) == 1 else tuple(sorted(group)) for group in groups]
+        held = [tuple(group) if len(group) == 1 else tuple(sorted(group)) for group in holders]
         ids = [tuple(map(itemgetter(0), devices)) for devices in held]
         processes = [tuple(sorted(set(map(itemgetter(2), devices)))) for devices in held]
         names = [",".join(_id_texts(group)) for group in ids]
@@ -121,6 +122,21 @@ def _made_cells(
         strict=True,
     )
     return list(map(make, repeat(Cell), rows))
+
+
+def _looked_up(table: list[Any], column: list[int]) -> Iterable[Any]:
+    """``table[k]`` for each ``k`` in ``column``, without the lookups where the table holds
+    one value or numbers its own places."""
+    if len(set(table)) == 1:
+        return repeat(table[0], len(column))
+    if table == list(range(len(table))):
+        return column
+    return map(table.__getitem__, column)
+
+
+_BOUNDS = attrgetter("bounds")
+_EXTENTS = attrgetter("extents")
+_POSITIONS = attrgetter("positions")
 
 
 _ID_TEXT: list[str] = []
@@ -199,40 +215,79 @@ class ShardingLayout:
         used = {axis for entry in self.spec or () for axis in entry or ()}
         return tuple(name for name, _ in self.mesh_axes if name not in used)
 
-    def facets(self, rows: int | None = None, cols: int | None = None) -> list[Facet]:
-        """Grids to draw: one up to rank 2; above it, one per chunk of the other dimensions.
+    @cached_property
+    def position_columns(self) -> list[list[int]]:
+        """Each dimension's grid position of every cell, one list per dimension."""
+        positions = list(map(attrgetter("position"), self.cells))
+        return [list(map(itemgetter(d), positions)) for d in range(len(self.shape))]
+
+    def facet_plan(self, rows: int | None = None, cols: int | None = None) -> FacetPlan:
+        """Where :meth:`facets` puts the cells, as integer lists (no per-cell objects).
 
         ``rows`` and ``cols`` choose which dimensions run down and across (default: the last two).
         """
         row_dim, col_dim = _grid_dims(len(self.shape), rows, cols)
         outer = [d for d in range(len(self.shape)) if d not in (row_dim, col_dim)]
-        positions = list(map(attrgetter("position"), self.cells))
-        down = repeat(0) if row_dim is None else map(itemgetter(row_dim), positions)
-        across = repeat(0) if col_dim is None else map(itemgetter(col_dim), positions)
-        placed_all = list(zip(down, across, self.cells, strict=False))  # repeat(0) is endless
-        spots = list(map(_row_and_column, placed_all))
-        groups: dict[Any, list[int]] = {(): list(range(len(placed_all)))}
+        columns = self.position_columns
+        count = len(self.cells)
+        down = [0] * count if row_dim is None else columns[row_dim]
+        across = [0] * count if col_dim is None else columns[col_dim]
+        n_rows = 1 if row_dim is None else self.grid[row_dim]
+        n_cols = 1 if col_dim is None else self.grid[col_dim]
+        groups = [list(range(count))]
         if outer:  # a facet's cells, in layout order: as they come, or after a stable sort
-            keys = list(map(itemgetter(*outer), positions))
-            runs = _runs(range(len(keys)), keys)
+            keys = _mixed_radix([columns[d] for d in outer], [self.grid[d] for d in outer], count)
+            runs = _runs(range(count), keys)
             if runs is None:
-                runs = _runs(sorted(range(len(keys)), key=keys.__getitem__), keys)
-            groups = runs or {}
-        facets = []
-        for _, members in sorted(groups.items()):
-            ordered = sorted(members, key=spots.__getitem__)
-            facets.append(
-                Facet(
-                    title=_facet_title(self.shape, outer, self.cells[members[0]]) if outer else "",
-                    row_dim=row_dim,
-                    col_dim=col_dim,
-                    rows=1 if row_dim is None else self.grid[row_dim],
-                    cols=1 if col_dim is None else self.grid[col_dim],
-                    cells=tuple(map(placed_all.__getitem__, ordered)),
-                    numbers=tuple(ordered),
-                )
+                runs = _runs(sorted(range(count), key=keys.__getitem__), keys) or {}
+            groups = [runs[key] for key in sorted(runs)]
+        spots = _mixed_radix([down, across], [n_rows, n_cols], count)
+        members = [_ordered(group, spots) for group in groups]
+        titles = [
+            _facet_title(self.shape, outer, self.cells[m[0]]) if outer else "" for m in members
+        ]
+        return FacetPlan(row_dim, col_dim, n_rows, n_cols, down, across, members, titles)
+
+    def facets(self, rows: int | None = None, cols: int | None = None) -> list[Facet]:
+        """Grids to draw: one up to rank 2; above it, one per chunk of the other dimensions.
+
+        ``rows`` and ``cols`` choose which dimensions run down and across (default: the last two).
+        """
+        plan = self.facet_plan(rows, cols)
+        placed_all = list(zip(plan.down, plan.across, self.cells, strict=True))
+        return [
+            Facet(
+                title=title,
+                row_dim=plan.row_dim,
+                col_dim=plan.col_dim,
+                rows=plan.rows,
+                cols=plan.cols,
+                cells=tuple(map(placed_all.__getitem__, members)),
+                numbers=tuple(members),
             )
-        return facets
+            for members, title in zip(plan.members, plan.titles, strict=True)
+        ]
+
+
+class FacetPlan(NamedTuple):
+    """The facets of a layout as integer lists: the dimensions drawn down and across and their
+    track counts, each cell's row and column, and each facet's cells (numbers into the layout's
+    cells, in row-major order) with its title."""
+
+    row_dim: int | None
+    col_dim: int | None
+    rows: int
+    cols: int
+    down: list[int]
+    across: list[int]
+    members: list[list[int]]
+    titles: list[str]
+
+
+def _ordered(group: list[int], spots: list[int]) -> list[int]:
+    """The cell numbers of ``group`` in row-major order of their spots (stable)."""
+    here = list(map(spots.__getitem__, group))
+    return group if here == sorted(here) else sorted(group, key=spots.__getitem__)
 
 
 def _runs(order: Iterable[int], keys: list[Any]) -> dict[Any, list[int]] | None:
@@ -255,16 +310,13 @@ def sharding_layout(
     """
     shape = _checked_shape(shape)
     with collector_paused():
-        by_span = _grouped_by_span(_indices_map(sharding, shape), shape)
-        spans = _dimension_spans(by_span, len(shape))
-        cells = _made_cells(by_span, spans)
-        cells.sort(key=attrgetter("position"))
+        cells, grid = _layout_cells(_indices_map(sharding, shape), shape)
     mesh_axes, spec = _mesh_and_spec(sharding)
     dtype_name, itemsize = _dtype_info(dtype)
     return ShardingLayout(
         shape=shape,
         cells=tuple(cells),
-        grid=tuple(len({info[3] for info in known.values()}) for known in spans),
+        grid=tuple(grid),
         kind=type(sharding).__name__,
         mesh_axes=mesh_axes,
         spec=spec,
@@ -294,41 +346,110 @@ def _indices_map(sharding: Any, shape: tuple[int, ...]) -> dict[Any, Any]:
     return dict(method(shape))
 
 
-def _grouped_by_span(
-    indices: dict[Any, Any], shape: tuple[int, ...]
-) -> dict[tuple[_Span, ...], Sequence[Device]]:
-    """The devices holding each distinct shard, keyed by ``(start, stop, step)`` per dimension.
+def _layout_cells(indices: dict[Any, Any], shape: tuple[int, ...]) -> tuple[list[Cell], list[int]]:
+    """The cells of ``indices`` in position order, and the grid size of each dimension.
 
-    Devices are first gathered by index object (replicas often share one), so each index is
-    read once; the devices' attributes are then read a group at a time.
+    Each dimension's entries are read once per distinct index object and numbered by span, so a
+    shard is an integer key (its span numbers in mixed radix) and the per-device work is a few
+    passes of list lookups.
     """
+    indexes, holders = _by_index(indices)
     rank = len(shape)
+    if set(map(len, indexes)) - {rank}:
+        bad = next(index for index in indexes if len(index) != rank)
+        raise ValueError(f"sharding index {bad!r} does not match an array of rank {rank}")
+    read = [_dim_spans(list(map(itemgetter(d), indexes)), size) for d, size in enumerate(shape)]
+    dims = [dim for dim, _ in read]
+    numbers = [column for _, column in read]
+    grids = [dim.grid for dim in dims]
+    places = [
+        column if dim.grid == len(dim.bounds) else list(map(dim.positions.__getitem__, column))
+        for dim, column in zip(dims, numbers, strict=True)
+    ]
+    order_keys = _mixed_radix(places, grids, len(indexes))
+    if len(set(order_keys)) != len(order_keys):  # shards sharing a place may be equal shards
+        keys = _mixed_radix(numbers, [len(dim.bounds) for dim in dims], len(indexes))
+        if len(set(keys)) != len(keys):  # equal shards under different index objects
+            rows, holders = _merged(keys, holders)
+            numbers = [list(map(column.__getitem__, rows)) for column in numbers]
+            order_keys = list(map(order_keys.__getitem__, rows))
+    if order_keys != sorted(order_keys):
+        order = sorted(range(len(order_keys)), key=order_keys.__getitem__)
+        numbers = [list(map(column.__getitem__, order)) for column in numbers]
+        holders = list(map(holders.__getitem__, order))
+    return _made_cells(dims, numbers, holders), [dim.grid for dim in dims]
+
+
+def _by_index(indices: dict[Any, Any]) -> tuple[list[Any], list[Sequence[Device]]]:
+    """Each distinct index object (replicas often share one) and the devices holding it, so
+    each index is read once."""
     devices = _devices(list(indices))
     values = list(indices.values())
     object_ids = list(map(id, values))
     distinct = len(set(object_ids))
     if distinct == len(values):  # no shared index objects: one device each
-        fast = _distinct_slice_groups(values, shape, devices)
-        if fast is not None:
-            return fast
-        by_object = list(zip(values, map(list, zip(devices)), strict=True))
+        return values, list(zip(devices))
+    by_object = _by_index_object(values, object_ids, devices, distinct)
+    return list(map(itemgetter(0), by_object)), list(map(itemgetter(1), by_object))
+
+
+def _dim_spans(entries: list[Any], size: int) -> tuple[_Dim, list[int]]:
+    """The distinct spans of one dimension's index entries, and each entry's place among them;
+    each distinct entry object is read once."""
+    ids = list(map(id, entries))
+    objects = dict(zip(ids, entries, strict=True))
+    distinct = list(objects.values())
+    try:
+        spans = list(map(slice.indices, distinct, repeat(size)))
+    except TypeError:
+        spans = list(map(_span, distinct, repeat(size)))
+    ordered = sorted(set(spans))
+    for span in ordered:
+        if span[2] != 1:
+            raise ValueError(f"strided shard index {slice(*span)!r} is not supported")
+    number = {span: k for k, span in enumerate(ordered)}
+    if len(distinct) == len(entries):
+        column = list(map(number.__getitem__, spans))
     else:
-        by_object = _by_index_object(values, object_ids, devices, distinct)
-    read = slice.indices
-    groups: dict[tuple[_Span, ...], list[Device]] = {}
-    for index, held_here in by_object:
-        if len(index) != rank:
-            raise ValueError(f"sharding index {index!r} does not match an array of rank {rank}")
-        try:
-            key = tuple(map(read, index, shape))
-        except TypeError:
-            key = tuple(map(_span, index, shape))
-        held = groups.get(key)
+        by_id = dict(zip(objects, map(number.__getitem__, spans), strict=True))
+        column = list(map(by_id.__getitem__, ids))
+    starts = {start: i for i, start in enumerate(sorted({span[0] for span in ordered}))}
+    dim = _Dim(
+        bounds=[(a, b) for a, b, _ in ordered],
+        texts=[f"{a}:{b}" for a, b, _ in ordered],
+        extents=[b - a for a, b, _ in ordered],
+        positions=[starts[a] for a, _, _ in ordered],
+        grid=len(starts),
+    )
+    return dim, column
+
+
+def _mixed_radix(columns: list[list[int]], radices: list[int], count: int) -> list[int]:
+    """One integer per row of ``columns`` (digit ``d`` below ``radices[d]``): equal rows give
+    equal keys, and keys sort as the rows do."""
+    if not columns:
+        return [0] * count
+    keys = columns[0]
+    for column, radix in zip(columns[1:], radices[1:], strict=True):
+        keys = list(map(add, map(mul, keys, repeat(radix)), column))
+    return keys
+
+
+def _merged(
+    keys: list[int], holders: list[Sequence[Device]]
+) -> tuple[list[int], list[Sequence[Device]]]:
+    """The first entry of each distinct key, in order of first appearance, and every device of
+    the entries with that key."""
+    first: dict[int, int] = {}
+    merged: dict[int, list[Device]] = {}
+    for i, key in enumerate(keys):
+        held = merged.get(key)
         if held is None:
-            groups[key] = held_here
+            first[key] = i
+            merged[key] = list(holders[i])
         else:
-            held.extend(held_here)
-    return groups
+            held.extend(holders[i])
+    return list(first.values()), list(merged.values())
 
 
 _KNOWN: dict[Any, Device] = {}
@@ -354,26 +475,6 @@ def _devices(raw: list[Any]) -> list[Device]:
     with contextlib.suppress(TypeError):  # unhashable devices are described afresh each time
         _KNOWN.update(zip(raw, made, strict=True))
     return made
-
-
-def _distinct_slice_groups(
-    values: list[Any], shape: tuple[int, ...], devices: list[Device]
-) -> dict[tuple[_Span, ...], Sequence[Device]] | None:
-    """Each device under its index's ``(start, stop, step)`` per dimension, read in one pass
-    without a Python loop, when each index is a tuple of slices of the right rank and no two
-    are equal; otherwise None (replicas, integer entries and errors take the general path)."""
-    if set(map(len, values)) != {len(shape)}:
-        return None
-    try:
-        spans = [
-            list(map(slice.indices, map(itemgetter(d), values), repeat(size)))
-            for d, size in enumerate(shape)
-        ]
-    except TypeError:
-        return None
-    keys = list(zip(*spans, strict=True)) or [()] * len(values)
-    groups = dict(zip(keys, zip(devices), strict=True))
-    return groups if len(groups) == len(keys) else None
 
 
 def _by_index_object(
@@ -407,24 +508,6 @@ def _span(entry: Any, size: int) -> _Span:
     return position, position + 1, 1
 
 
-def _dimension_spans(
-    by_span: dict[tuple[_Span, ...], Any], rank: int
-) -> list[dict[_Span, _SpanInfo]]:
-    """Per dimension, each distinct span's bounds, ``start:stop`` text, extent and grid position.
-
-    Positions number the distinct starts in order, so spans sharing a start share a position.
-    """
-    result = []
-    for d in range(rank):
-        distinct = set(map(itemgetter(d), by_span))
-        for span in distinct:
-            if span[2] != 1:
-                raise ValueError(f"strided shard index {slice(*span)!r} is not supported")
-        order = {start: i for i, start in enumerate(sorted({span[0] for span in distinct}))}
-        result.append({(a, b, c): ((a, b), f"{a}:{b}", b - a, order[a]) for a, b, c in distinct})
-    return result
-
-
 def _device(device: Any) -> Device:
     try:
         return Device(int(device.id), str(device.platform), int(device.process_index))
@@ -432,9 +515,6 @@ def _device(device: Any) -> Device:
         raise TypeError(
             f"devices need id, platform and process_index attributes; {device!r} lacks one"
         ) from err
-
-
-_row_and_column = operator.itemgetter(0, 1)
 
 
 def _mesh_and_spec(

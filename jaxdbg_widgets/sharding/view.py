@@ -9,11 +9,12 @@ from __future__ import annotations
 import math
 from bisect import bisect_left
 from collections.abc import Sequence
-from operator import attrgetter, itemgetter
+from itertools import chain, repeat
+from operator import add, attrgetter, itemgetter, mul
 from typing import Any
 
 from jaxdbg_widgets.sharding.bulk import collector_paused
-from jaxdbg_widgets.sharding.layout import Cell, Facet, ShardingLayout, sharding_layout
+from jaxdbg_widgets.sharding.layout import Facet, FacetPlan, ShardingLayout, sharding_layout
 from jaxdbg_widgets.sharding.options import RenderOptions, shard_size
 
 
@@ -30,8 +31,9 @@ def layout_and_view(
 def view_model(layout: ShardingLayout, options: RenderOptions) -> dict[str, Any]:
     """Everything a front end needs to draw ``layout``: header, facets, cells, processes.
 
-    ``cells`` holds one list per field (label, devices, index, tooltip, color), each in cell
-    order: compact to send, and quick to build and to encode as JSON at thousands of shards.
+    ``cells`` holds one list per field (label, devices, index, tip, color), each in cell order:
+    compact to send, and quick to build and to encode as JSON at thousands of shards. A cell's
+    tooltip is put together from its ``tip`` entry of ``tips`` (see :func:`tooltip_text`).
     """
     with collector_paused():
         return _view_model(layout, options)
@@ -41,20 +43,26 @@ def _view_model(layout: ShardingLayout, options: RenderOptions) -> dict[str, Any
     cells = layout.cells
     colors = options.colors(layout) or [None] * len(cells)
     labels = _labels(layout)
-    facets = layout.facets(options.rows, options.cols)
-    tooltips = _tooltips(layout)
+    plan = layout.facet_plan(options.rows, options.cols)
+    shapes = list(map(_shard_shape, cells))
+    tracks = _uniform_track_sizes(layout, plan, options, labels, shapes)
+    tips, tip_table = _tips(layout, shapes)
     return {
         "kind": layout.kind,
         "summary": summary_parts(layout),
         "use_color": options.use_color,
-        "facets": [_facet(layout, facet, options, labels) for facet in facets],
+        "facets": [
+            _facet(layout, plan, f, options, labels, shapes, tracks)
+            for f in range(len(plan.members))
+        ],
         "cells": {
             "label": labels,
-            "devices": list(map(list, map(attrgetter("device_ids"), cells))),
+            "devices": list(map(attrgetter("device_ids"), cells)),
             "index": [cell.index_text for cell in cells],
-            "tooltip": tooltips,
+            "tip": tips,
             "color": list(colors),
         },
+        "tips": tip_table,
         "processes": _processes(layout),
     }
 
@@ -105,38 +113,42 @@ def _counted(count: int, noun: str) -> str:
     return f"{count} {noun}" + ("" if count == 1 else "s")
 
 
-def tooltip_lines(layout: ShardingLayout, cell: Cell) -> list[str]:
-    """What hovering a cell tells: devices, processes, index slices, shard shape and bytes."""
-    return _tooltips(layout, [cell])[0].split("\n")
-
-
-def _tooltips(layout: ShardingLayout, cells: Sequence[Cell] | None = None) -> list[str]:
-    """Each cell's tooltip as one string of lines; the shape and byte lines are written once
-    per distinct shard shape, the process line once per set of processes, and the holders are
-    read from the label (``TPU 0,1`` becomes ``TPU 0, 1``)."""
-    cells = layout.cells if cells is None else cells
-    shapes = list(map(attrgetter("shard_shape"), cells))
-    by_shape = {shape: _shape_lines(layout, shape) for shape in set(shapes)}
+def _tips(
+    layout: ShardingLayout, shapes: list[tuple[int, ...]]
+) -> tuple[list[int], list[list[str]]]:
+    """Each cell's tooltip as a number into a table of ``[platform, process line, shape lines]``
+    (in order of first use), written once per distinct platform, processes and shard shape; a
+    tooltip reads ``{platform} {device ids, comma-spaced}``, the process line, ``index {index}``
+    and the shape lines, one per line (see :func:`tooltip_text`)."""
+    cells = layout.cells
     processes = list(map(attrgetter("process_indices"), cells))
     by_processes = {held: "process " + ",".join(map(str, held)) for held in set(processes)}
-    several = set(map(len, map(attrgetter("device_ids"), cells))) != {1}
-    holders = list(map(_holders, cells)) if several else list(map(attrgetter("label"), cells))
-    return list(
-        map(
-            "{}\n{}\nindex {}\n{}".format,
-            holders,
-            map(by_processes.__getitem__, processes),
-            map(attrgetter("index_text"), cells),
-            map(by_shape.__getitem__, shapes),
-        )
-    )
+    by_shape = {shape: _shape_lines(layout, shape) for shape in set(shapes)}
+    platforms = set(map(attrgetter("platform"), cells))
+    if len(platforms) == 1 and len(by_shape) == 1:  # tooltips differ at most by processes
+        (platform,), (shape_text,) = platforms, by_shape.values()
+        order = list(dict.fromkeys(processes))
+        number = {held: k for k, held in enumerate(order)}
+        tips = [[platform, by_processes[held], shape_text] for held in order]
+        return _each(number, processes), tips
+    keys = list(zip(map(attrgetter("platform"), cells), processes, shapes, strict=True))
+    order = list(dict.fromkeys(keys))
+    number = {key: k for k, key in enumerate(order)}
+    tips = [[platform, by_processes[held], by_shape[shape]] for platform, held, shape in order]
+    return _each(number, keys), tips
 
 
-def _holders(cell: Cell) -> str:
-    """``TPU 0, 1``: the platform and the ids of the devices holding ``cell``."""
-    if len(cell.device_ids) == 1:
-        return cell.label
-    return f"{cell.platform} " + cell.label[len(cell.platform) + 1 :].replace(",", ", ")
+def tooltip_text(tip: Sequence[str], devices: Sequence[int], index: str) -> str:
+    """The tooltip of a cell held by ``devices`` at ``index``, with its entry of the tips table."""
+    platform, process, shape = tip
+    return f"{platform} {', '.join(map(str, devices))}\n{process}\nindex {index}\n{shape}"
+
+
+def _each(table: dict[Any, Any], keys: list[Any]) -> list[Any]:
+    """``table[key]`` for each key, without the lookups when the table holds one entry."""
+    if len(table) == 1:
+        return [next(iter(table.values()))] * len(keys)
+    return list(map(table.__getitem__, keys))
 
 
 def _shape_lines(layout: ShardingLayout, shape: tuple[int, ...]) -> str:
@@ -148,24 +160,67 @@ def _shape_lines(layout: ShardingLayout, shape: tuple[int, ...]) -> str:
 
 def _facet(
     layout: ShardingLayout,
-    facet: Facet,
+    plan: FacetPlan,
+    f: int,
     options: RenderOptions,
     labels: list[str],
+    shapes: list[tuple[int, ...]],
+    tracks: tuple[list[list[int]], list[list[int | None]]] | None,
 ) -> dict[str, Any]:
-    """Track sizes by JAX's rules, widened where a label would not fit (as rich's columns are)."""
-    down = list(map(itemgetter(0), facet.cells))
-    across = list(map(itemgetter(1), facet.cells))
-    widths, heights = _track_sizes(layout, facet, options, labels, down, across)
+    """Facet ``f`` of ``plan`` with its track sizes (from ``tracks`` when the grid has one shard
+    shape, else worked out here)."""
+    members, title = plan.members[f], plan.titles[f]
+    down = list(map(plan.down.__getitem__, members))
+    across = list(map(plan.across.__getitem__, members))
+    if tracks is None:
+        facet = Facet(title, plan.row_dim, plan.col_dim, plan.rows, plan.cols, (), tuple(members))
+        widths, heights = _track_sizes(layout, facet, options, labels, shapes, down, across)
+    else:
+        widths, heights = tracks[0][f], tracks[1][f]
     return {
-        "title": facet.title,
-        "rows": facet.rows,
-        "cols": facet.cols,
-        "row_label": "" if facet.row_dim is None else layout.dim_label(facet.row_dim),
-        "col_label": "" if facet.col_dim is None else layout.dim_label(facet.col_dim),
+        "title": title,
+        "rows": plan.rows,
+        "cols": plan.cols,
+        "row_label": "" if plan.row_dim is None else layout.dim_label(plan.row_dim),
+        "col_label": "" if plan.col_dim is None else layout.dim_label(plan.col_dim),
         "col_widths": widths,
         "row_heights": heights,
-        "cells": list(map(list, zip(down, across, facet.numbers, strict=True))),
+        "cells": list(zip(down, across, members, strict=True)),
     }
+
+
+def _uniform_track_sizes(
+    layout: ShardingLayout,
+    plan: FacetPlan,
+    options: RenderOptions,
+    labels: list[str],
+    shapes: list[tuple[int, ...]],
+) -> tuple[list[list[int]], list[list[int | None]]] | None:
+    """Every facet's column widths and row heights at once when all shards have one shape (None
+    otherwise): JAX's size for that shape, widened to the longest label in each column."""
+    if len(set(shapes)) != 1:
+        return None
+    facet = Facet("", plan.row_dim, plan.col_dim, plan.rows, plan.cols, ())
+    width, height = shard_size(layout, facet, shapes[0], options)
+    order = list(chain.from_iterable(plan.members))
+    owners = list(
+        chain.from_iterable(map(repeat, range(len(plan.members)), map(len, plan.members)))
+    )
+    columns = map(add, map(mul, owners, repeat(plan.cols)), map(plan.across.__getitem__, order))
+    lengths = map(len, map(labels.__getitem__, order))
+    longest = dict(sorted(set(zip(columns, lengths, strict=True))))
+    widths = [[options.min_width] * plan.cols for _ in plan.members]
+    base = max(options.min_width, width)
+    for key, length in longest.items():
+        f, c = divmod(key, plan.cols)
+        widths[f][c] = max(base, length + 2)
+    heights: list[list[int | None]] = [[None] * plan.rows for _ in plan.members]
+    if height is not None:
+        rows = map(add, map(mul, owners, repeat(plan.rows)), map(plan.down.__getitem__, order))
+        for key in set(rows):
+            f, r = divmod(key, plan.rows)
+            heights[f][r] = height
+    return widths, heights
 
 
 def _track_sizes(
@@ -173,12 +228,13 @@ def _track_sizes(
     facet: Facet,
     options: RenderOptions,
     labels: list[str],
+    all_shapes: list[tuple[int, ...]],
     down: list[int],
     across: list[int],
 ) -> tuple[list[int], list[int | None]]:
     """Column widths and row heights, sized once per distinct shard shape and widened once per
     distinct label length in each column."""
-    shapes = list(map(_shard_shape, map(itemgetter(2), facet.cells)))
+    shapes = list(map(all_shapes.__getitem__, facet.numbers))
     size_of = {shape: shard_size(layout, facet, shape, options) for shape in set(shapes)}
     lengths = map(len, map(labels.__getitem__, facet.numbers))
     widths = [options.min_width] * facet.cols

@@ -15,6 +15,7 @@ import {
   refinedFit,
   selectionSummary,
   steppedZoom,
+  tipText,
   toggledSelection,
   tooltipPosition,
 } from "../sharding_grid.js";
@@ -32,21 +33,51 @@ test("grid tracks use characters across and lines of 1.25em down", () => {
 });
 
 test("cell columns from the view model read back as one record per cell", () => {
-  const records = cellRecords({
+  const tips = [
+    ["CPU", "process 0", "shard shape (4,)\n16 bytes"],
+    ["CPU", "process 0,1", "shard shape (4,)\n16 bytes"],
+  ];
+  const records = cellRecords(
+    {
+      label: ["CPU 0,4 p0,1", "CPU 2 p0"],
+      devices: [[0, 4], [2]],
+      index: ["[0:4]", "[4:8]"],
+      tip: [1, 0],
+      color: ["#000000", null],
+    },
+    tips,
+  );
+  assert.deepEqual(records[1], {
+    label: "CPU 2 p0",
+    devices: [2],
+    index: "[4:8]",
+    tooltip: "CPU 2\nprocess 0\nindex [4:8]\nshard shape (4,)\n16 bytes",
+    color: null,
+  });
+  assert.equal(
+    records[0].tooltip,
+    "CPU 0, 4\nprocess 0,1\nindex [0:4]\nshard shape (4,)\n16 bytes",
+  );
+  assert.equal(records.length, 2);
+});
+
+test("tooltip text joins the holders with a comma and a space", () => {
+  assert.equal(
+    tipText(["TPU", "process 3", "shard shape (2, 2)"], [7, 9], "[0:2, 0:2]"),
+    "TPU 7, 9\nprocess 3\nindex [0:2, 0:2]\nshard shape (2, 2)",
+  );
+});
+
+test("cell columns saved with a tooltip per cell still read", () => {
+  const [, cell] = cellRecords({
     label: ["CPU 0,4", "CPU 2"],
     devices: [[0, 4], [2]],
     index: ["[0:4]", "[4:8]"],
     tooltip: ["a", "b"],
     color: ["#000000", null],
   });
-  assert.deepEqual(records[1], {
-    label: "CPU 2",
-    devices: [2],
-    index: "[4:8]",
-    tooltip: "b",
-    color: null,
-  });
-  assert.equal(records.length, 2);
+  assert.equal(cell.tooltip, "b");
+  assert.deepEqual(cell.devices, [2]);
 });
 
 test("cells saved as records by earlier versions still read", () => {

@@ -5,6 +5,8 @@ import html
 
 import pytest
 
+from jaxdbg_widgets.sharding.view import tooltip_text
+
 pytestmark = pytest.mark.kernel
 
 SETUP = """
@@ -34,7 +36,9 @@ def test_jax_debug_visualizers_show_the_widget_then_text_after_unload(shared_ker
     assert len(opened) == 1
     view = opened[0]["content"]["data"]["state"]["view"]
     assert view["cells"]["label"] == [f"CPU {i}" for i in range(8)]
-    assert "index [4:8, 4:8]" in view["cells"]["tooltip"][5].split("\n")
+    cells = view["cells"]
+    tip = tooltip_text(view["tips"][cells["tip"][5]], cells["devices"][5], cells["index"][5])
+    assert "index [4:8, 4:8]" in tip.split("\n") and cells["devices"][5] == [5]
     fallback = shown.data("text/html")
     assert len(fallback) == 1 and "CPU 7" in fallback[0]
     assert shown.data("application/vnd.jupyter.widget-view+json")

@@ -112,3 +112,29 @@ def test_legend_and_processes_for_many_devices():
     assert "one colour per shard (4096 colours)" in html
     assert "process 3: 3072-4095" in html
     assert "TPU 4095 p3" in html
+
+
+@pytest.mark.parametrize(
+    ("shape", "sharding"),
+    [
+        ((8, 12, 6), GridSharding((2, 3, 2), replicas=2, per_process=3, platform="a<b")),
+        ((9, 7), GridSharding((4, 3), per_process=5)),
+    ],
+)
+def test_titles_are_the_tooltips_the_widget_puts_together(shape, sharding):
+    """The HTML's ``title`` of each cell, in grid order, is what the widget reads from its tips
+    table: replicas, several processes, uneven shards and a platform that needs escaping."""
+    from jaxdbg_widgets.sharding.options import RenderOptions
+    from jaxdbg_widgets.sharding.view import layout_and_view, tooltip_text
+
+    _, view = layout_and_view(shape, sharding, dtype="float32", options=RenderOptions())
+    cells = view["cells"]
+    expected = [
+        tooltip_text(view["tips"][cells["tip"][i]], cells["devices"][i], cells["index"][i])
+        for facet in view["facets"]
+        for _, _, i in facet["cells"]
+    ]
+    parser = TagBalance()
+    parser.feed(sharding_html(shape, sharding, dtype="float32"))
+    assert parser.titles == expected
+    assert len(set(map(tuple, view["tips"]))) == len(view["tips"]) > 1

@@ -10,6 +10,7 @@ from jax.sharding import Mesh, NamedSharding, PartitionSpec
 
 from jaxdbg_widgets import ShardingWidget, sharding_html
 from jaxdbg_widgets._assets import asset, inlined_module
+from jaxdbg_widgets.sharding.view import tooltip_text
 
 
 @pytest.fixture
@@ -32,8 +33,11 @@ def test_view_model_describes_cells(array):
     cells = view["cells"]
     assert len(cells["label"]) == 8 and len(view["facets"]) == 1
     first = {field: values[0] for field, values in cells.items()}
-    assert first["devices"] == [0] and first["index"] == "[0:4, 0:4]"
-    assert first["tooltip"] == "CPU 0\nprocess 0\nindex [0:4, 0:4]\nshard shape (4, 4)\n64 bytes"
+    assert list(first["devices"]) == [0] and first["index"] == "[0:4, 0:4]"
+    tip = view["tips"][first["tip"]]
+    assert tooltip_text(tip, first["devices"], first["index"]) == (
+        "CPU 0\nprocess 0\nindex [0:4, 0:4]\nshard shape (4, 4)\n64 bytes"
+    )
     assert len(set(cells["color"])) == 8
 
 
