@@ -316,6 +316,18 @@ async def _awaited_then(result: Any, after: Callable[[], None]) -> Any:
 # PUMP tier: ipykernel 6 --------------------------------------------------------------------
 
 
+def _probe_pump_restore(kernel: Any) -> None:
+    _probe_pump(kernel)
+    for msg_type in RESTORE_MESSAGES:
+        if not callable(kernel.shell_handlers.get(msg_type)):
+            raise KeyError(f"kernel.shell_handlers has no {msg_type!r} handler")
+
+
+def supports_pumped_restore(kernel: Any) -> bool:
+    """ipykernel 6: a reloaded page's widget requests may be handled by the pump too."""
+    return _passes(_probe_pump_restore, kernel)
+
+
 def _probe_pump(kernel: Any) -> None:
     queue = kernel.msg_queue
     _capabilities.require_attributes(queue, ("qsize", "get_nowait", "put_nowait"))
@@ -363,13 +375,43 @@ def comm_target(kernel: Any, entry: Any) -> tuple[str, str | None]:
     return msg_type, session.unpack(_bytes(frames[4])).get("comm_id")
 
 
+def queued_restore_request(kernel: Any, entry: Any, controls: set[str]) -> bool:
+    """Whether a queued shell message is part of a page getting its widgets back.
+
+    ``controls`` holds the widget control comms opened so far, as for the SUBSHELL tier.
+    """
+    if not entry[2]:
+        return False
+    session = kernel.session
+    _, frames = session.feed_identities(_queued_frames(entry), copy=False)
+    peek = {"header": session.unpack(_bytes(frames[1])), "content": _bytes(frames[4])}
+    return _restores_widgets(session, peek, controls)
+
+
 def handle_comm_message(kernel: Any, entry: Any) -> None:
-    """Run the kernel's own handler for one queued comm message, under its parent header."""
+    """Run the kernel's own handler for one queued message, under its parent header.
+
+    ipykernel 6's info handlers are coroutines that await nothing; they run to their end here,
+    on the blocked thread, since the kernel's event loop cannot run them now.
+    """
     session = kernel.session
     idents, frames = session.feed_identities(_queued_frames(entry), copy=False)
     msg = session.deserialize(frames, content=True, copy=False)
     kernel.set_parent(idents, msg, "shell")
-    kernel.shell_handlers[msg["header"]["msg_type"]](kernel.shell_stream, idents, msg)
+    result = kernel.shell_handlers[msg["header"]["msg_type"]](kernel.shell_stream, idents, msg)
+    if inspect.isawaitable(result):
+        _finish_now(result)
+
+
+def _finish_now(awaitable: Any) -> None:
+    """Run a coroutine that never waits to its end; raise if it does wait."""
+    steps = awaitable.__await__()
+    try:
+        steps.send(None)
+    except StopIteration:
+        return
+    steps.close()
+    raise RuntimeError("a shell handler waited on the kernel's blocked event loop")
 
 
 def _queued_frames(entry: Any) -> Any:
@@ -566,6 +608,12 @@ def check_capabilities(shell: Any) -> None:
         )
     else:
         _capabilities.check("ipykernel", "shell-pump", FEATURE_PUMP, lambda: _probe_pump(kernel))
+        _capabilities.check(
+            "ipykernel",
+            "widget-restore",
+            FEATURE_RESTORE,
+            lambda: _probe_pump_restore(kernel),
+        )
 
 
 def turn_off(library: str, name: str, feature: str, reason: str) -> None:

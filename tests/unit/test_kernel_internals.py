@@ -145,3 +145,40 @@ def test_restore_handlers_give_the_cell_its_parent_back_however_they_end():
 def test_restore_routing_is_off_without_the_kernels_shell_stream():
     kernel = SimpleNamespace(shell_channel_thread=SimpleNamespace(io_loop=None, manager=None))
     assert _kernel_internals.supports_restore_routing(kernel) is False
+
+
+def test_the_pump_picks_restore_requests_out_of_ipykernel_6s_queue(session):
+    kernel = SimpleNamespace(session=session)
+    controls: set[str] = set()
+
+    def queued(msg_type: str, content: dict[str, Any]) -> tuple[Any, ...]:
+        return (0, None, (_wire(session, msg_type, content),))
+
+    assert _kernel_internals.queued_restore_request(
+        kernel, queued("kernel_info_request", {}), controls
+    )
+    assert not _kernel_internals.queued_restore_request(
+        kernel, queued("execute_request", {"code": ""}), controls
+    )
+    assert not _kernel_internals.queued_restore_request(kernel, (0, None, ()), controls)
+
+
+def test_handler_coroutines_run_to_their_end_on_the_blocked_thread():
+    ran: list[str] = []
+
+    async def answers() -> None:
+        ran.append("answered")
+
+    async def waits() -> None:
+        await asyncio.get_event_loop().create_future()
+
+    _kernel_internals._finish_now(answers())
+    assert ran == ["answered"]
+    loop = asyncio.new_event_loop()
+    try:
+        asyncio.set_event_loop(loop)
+        with pytest.raises(RuntimeError, match="blocked event loop"):
+            _kernel_internals._finish_now(waits())
+    finally:
+        asyncio.set_event_loop(None)
+        loop.close()

@@ -4,7 +4,8 @@ While a cell runs, ipykernel 6's main loop waits for the running handler, so nob
 the shell stream: the blocked breakpoint may. Each step moves the stream's messages out of the
 kernel's queue, handles the ``comm_msg``/``comm_close`` messages of the inbox's comm with the
 kernel's own handlers and puts every other message back, in order, for the main loop to
-handle after the cell. A message that cannot be parsed is logged and put back; after
+handle after the cell. What a reloaded page (or a second tab) sends to get its widgets back is
+handled too, so the debugger widget comes back while it waits. A message that cannot be parsed is logged and put back; after
 :data:`MAX_PARSE_FAILURES` in a row the pump gives up (:class:`NoTransport`), so the
 breakpoint falls back to the typed prompt instead of silently losing clicks.
 """
@@ -17,14 +18,23 @@ import threading
 import time
 from typing import Any
 
-from jaxdbg_widgets import _kernel_internals
+from jaxdbg_widgets import _capabilities, _kernel_internals
 from jaxdbg_widgets.debugger.transports.capability import Tier
 from jaxdbg_widgets.debugger.transports.inbox import Inbox, NoTransport
 
 STEP_SECONDS = 0.005
 MAX_PARSE_FAILURES = 3
 _pump_lock = threading.Lock()
+_controls: set[str] = set()  # widget control comms opened while pumping; under _pump_lock
 _log = logging.getLogger(__name__)
+
+
+def _restore_available(kernel: Any) -> bool:
+    """Whether the load-time check passed (or, never run, whether the probe passes now)."""
+    checked = any(c.name == "widget-restore" for c in _capabilities.all_capabilities())
+    if checked:
+        return _capabilities.has("ipykernel", "widget-restore")
+    return _kernel_internals.supports_pumped_restore(kernel)
 
 
 class PumpInbox(Inbox):
@@ -33,6 +43,10 @@ class PumpInbox(Inbox):
     tier = Tier.PUMP
 
     _failures = 0
+
+    def __init__(self, comm: Any, cell: Any) -> None:
+        super().__init__(comm, cell)
+        self._restoring = _restore_available(cell.kernel)
 
     def _wait(self, timeout: float | None) -> Any | None:
         deadline = None if timeout is None else time.monotonic() + timeout
@@ -67,7 +81,7 @@ class PumpInbox(Inbox):
             raise NoTransport(f"shell pumping stopped: {reason}; see the kernel log")
 
     def _dispatch(self, entry: Any) -> None:
-        """Run the kernel's own handler for one comm message, then give the cell its parent."""
+        """Run the kernel's own handler for one message, then give the cell its parent."""
         try:
             _kernel_internals.handle_comm_message(self._cell.kernel, entry)
         except Exception:
@@ -76,9 +90,10 @@ class PumpInbox(Inbox):
             self._cell.restore()
 
     def _is_mine(self, entry: Any) -> bool:
-        """Whether a queued shell message is a comm message for this inbox's comm."""
+        """Whether a queued message is for this inbox's comm, or restores a reloaded page."""
         try:
             msg_type, comm_id = _kernel_internals.comm_target(self._cell.kernel, entry)
+            mine = comm_id == self.comm_id or self._restores(entry, msg_type)
         except Exception:
             self._failures += 1
             _log.warning(
@@ -89,4 +104,10 @@ class PumpInbox(Inbox):
             return False
         if msg_type:  # a parsed message, not a callback the kernel queued for itself
             self._failures = 0
-        return comm_id == self.comm_id
+        return mine
+
+    def _restores(self, entry: Any, msg_type: str) -> bool:
+        """Whether a parsed queued message is a reloaded page asking for its widgets back."""
+        if not msg_type or not self._restoring:
+            return False
+        return _kernel_internals.queued_restore_request(self._cell.kernel, entry, _controls)
