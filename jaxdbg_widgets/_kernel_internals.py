@@ -318,6 +318,7 @@ async def _awaited_then(result: Any, after: Callable[[], None]) -> Any:
 
 def _probe_pump_restore(kernel: Any) -> None:
     _probe_pump(kernel)
+    _capabilities.require_parameters(kernel._publish_status, ("status", "channel", "parent"))
     for msg_type in RESTORE_MESSAGES:
         if not callable(kernel.shell_handlers.get(msg_type)):
             raise KeyError(f"kernel.shell_handlers has no {msg_type!r} handler")
@@ -392,15 +393,25 @@ def handle_comm_message(kernel: Any, entry: Any) -> None:
     """Run the kernel's own handler for one queued message, under its parent header.
 
     ipykernel 6's info handlers are coroutines that await nothing; they run to their end here,
-    on the blocked thread, since the kernel's event loop cannot run them now.
+    on the blocked thread, since the kernel's event loop cannot run them now. A request gets
+    the busy and idle status the kernel's dispatcher would give it: JupyterLab holds every
+    other message of a new page until its kernel info request is idle (or 3 s).
     """
     session = kernel.session
     idents, frames = session.feed_identities(_queued_frames(entry), copy=False)
     msg = session.deserialize(frames, content=True, copy=False)
     kernel.set_parent(idents, msg, "shell")
-    result = kernel.shell_handlers[msg["header"]["msg_type"]](kernel.shell_stream, idents, msg)
-    if inspect.isawaitable(result):
-        _finish_now(result)
+    msg_type = msg["header"]["msg_type"]
+    answered = msg_type.endswith("_request")  # its sender waits for its idle status too
+    if answered:
+        kernel._publish_status("busy", "shell", msg)
+    try:
+        result = kernel.shell_handlers[msg_type](kernel.shell_stream, idents, msg)
+        if inspect.isawaitable(result):
+            _finish_now(result)
+    finally:
+        if answered:
+            kernel._publish_status("idle", "shell", msg)
 
 
 def _finish_now(awaitable: Any) -> None:
