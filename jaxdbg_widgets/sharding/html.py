@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from functools import lru_cache
 from html import escape
 from itertools import repeat
-from operator import add, itemgetter, mul
+from operator import itemgetter
 from typing import Any
 
 from jaxdbg_widgets.sharding.bulk import collector_paused
@@ -145,20 +145,12 @@ def _escaped_all(texts: list[str]) -> list[str]:
 def _facet_html(facet: dict[str, Any], styles: list[str], plain: list[str]) -> str:
     """One table: sizes go on the first row (widths) and first column (heights) only; the other
     positions take each cell's whole ``<td>`` from ``plain``."""
-    n_cols = facet["cols"]
-    at = _grid_order(facet["cells"], facet["rows"] * n_cols, n_cols)
+    n_rows, n_cols = facet["rows"], facet["cols"]
+    at, holes = _grid_order(facet["cells"], n_rows * n_cols, n_cols)
     widths, heights = _track_styles(tuple(facet["col_widths"]), tuple(facet["row_heights"]))
-    rows = []
-    if facet["col_label"]:
-        corner = "<th></th>" if facet["row_label"] else ""
-        rows.append(f'<tr>{corner}<th colspan="{n_cols}">{escape(facet["col_label"])} →</th></tr>')
-    for r in range(facet["rows"]):
-        tds = []
-        if r == 0 and facet["row_label"]:
-            tds.append(
-                f'<th class="jdw-shd-rax" rowspan="{facet["rows"]}">'
-                f"{escape(facet['row_label'])} →</th>"
-            )
+    axis_row, axis_cell = _axis_labels(facet["col_label"], facet["row_label"], n_rows, n_cols)
+    rows = [axis_row]
+    for r in range(n_rows):
         row = at[r * n_cols : (r + 1) * n_cols]
         if r == 0:
             sizes = list(widths)
@@ -166,15 +158,29 @@ def _facet_html(facet: dict[str, Any], styles: list[str], plain: list[str]) -> s
                 sizes[0] += ";" + heights[0]
         else:
             sizes = [heights[r]] if heights[r] else []
-        tds.extend(map(_sized, row, sizes, repeat(styles), repeat(plain)))
+        sized = "".join(map(_sized, row, sizes, repeat(styles), repeat(plain)))
         rest = row[len(sizes) :]
-        if None in rest:
-            tds.extend('<td style=""></td>' if i is None else plain[i] for i in rest)
+        if holes:
+            tds = "".join('<td style=""></td>' if i is None else plain[i] for i in rest)
         else:
-            tds.extend(map(plain.__getitem__, rest))
-        rows.append("<tr>" + "".join(tds) + "</tr>")
+            tds = "".join(map(plain.__getitem__, rest))
+        rows.append(f"<tr>{axis_cell if r == 0 else ''}{sized}{tds}</tr>")
     caption = f"<figcaption>{escape(facet['title'])}</figcaption>" if facet["title"] else ""
     return f'<figure class="jdw-shd-facet">{caption}<table class="jdw-shd-t">{"".join(rows)}</table></figure>'
+
+
+@lru_cache(maxsize=16)
+def _axis_labels(col_label: str, row_label: str, n_rows: int, n_cols: int) -> tuple[str, str]:
+    """The row naming the dimension across (with its corner) and the cell naming the dimension
+    down, written once for the facets of a grid."""
+    axis_row = ""
+    if col_label:
+        corner = "<th></th>" if row_label else ""
+        axis_row = f'<tr>{corner}<th colspan="{n_cols}">{escape(col_label)} →</th></tr>'
+    axis_cell = ""
+    if row_label:
+        axis_cell = f'<th class="jdw-shd-rax" rowspan="{n_rows}">{escape(row_label)} →</th>'
+    return axis_row, axis_cell
 
 
 def _sized(i: int | None, size: str, styles: list[str], plain: list[str]) -> str:
@@ -197,21 +203,24 @@ def _track_styles(
     )
 
 
-def _grid_order(placed: list[list[int]], size: int, n_cols: int) -> list[int | None]:
-    """The cell number at each grid position in row-major order (None where no cell is)."""
-    flat = list(
-        map(
-            add,
-            map(mul, map(itemgetter(0), placed), repeat(n_cols)),
-            map(itemgetter(1), placed),
-        )
-    )
-    if flat == list(range(size)):
-        return list(map(itemgetter(2), placed))
+def _grid_order(placed: list[list[int]], size: int, n_cols: int) -> tuple[list[int | None], bool]:
+    """The cell number at each grid position in row-major order (None where no cell is), and
+    whether any position is empty."""
+    if len(placed) == size and list(map(_ROW_COL, placed)) == _row_major(size, n_cols):
+        return list(map(itemgetter(2), placed)), False
     at: list[int | None] = [None] * size
-    for spot, i in zip(flat, map(itemgetter(2), placed), strict=True):
-        at[spot] = i
-    return at
+    for r, c, i in placed:
+        at[r * n_cols + c] = i
+    return at, None in at
+
+
+_ROW_COL = itemgetter(0, 1)
+
+
+@lru_cache(maxsize=16)
+def _row_major(size: int, n_cols: int) -> list[tuple[int, int]]:
+    """``(row, column)`` of each position of a grid ``n_cols`` wide, in row-major order."""
+    return [divmod(spot, n_cols) for spot in range(size)]
 
 
 def _legend_html(view: dict[str, Any]) -> str:

@@ -11,7 +11,7 @@ import contextlib
 import math
 import operator
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import chain, groupby, repeat
 from operator import add, attrgetter, itemgetter, mul
@@ -71,17 +71,17 @@ def _made_cells(
     holders and the label."""
     count = len(holders)
 
-    def field(table: Callable[[_Dim], list[Any]]) -> list[tuple[Any, ...]]:
+    def gathered(table: Callable[[_Dim], list[Any]]) -> list[tuple[Any, ...]]:
         columns = [
             _looked_up(table(dim), column) for dim, column in zip(dims, numbers, strict=True)
         ]
         return list(zip(*columns, strict=True)) or [()] * count
 
-    bounds, positions = field(_BOUNDS), field(_POSITIONS)
+    bounds, positions = gathered(_BOUNDS), gathered(_POSITIONS)
     if all(len(set(dim.extents)) == 1 for dim in dims):  # one shard shape, shared by all
         extents = [tuple(dim.extents[0] for dim in dims)] * count
     else:
-        extents = field(_EXTENTS)
+        extents = gathered(_EXTENTS)
     texts = [map(dim.texts.__getitem__, column) for dim, column in zip(dims, numbers, strict=True)]
     pieces = [repeat("[")]
     for column in texts:
@@ -90,23 +90,27 @@ def _made_cells(
     index_texts = list(map("".join, zip(*pieces, strict=False))) if texts else ["[]"] * count
     if set(map(len, holders)) == {1}:  # one device per shard: every field a column at a time
         held = list(map(tuple, holders))
-        devices = list(map(itemgetter(0), held))
-        ids = list(zip(map(itemgetter(0), devices)))
-        raw_processes = list(map(itemgetter(2), devices))
+        firsts = list(map(itemgetter(0), held))
+        raw_ids = list(map(itemgetter(0), firsts))
+        ids = list(zip(raw_ids))
+        raw_processes = list(map(itemgetter(2), firsts))
         shared = {p: (p,) for p in set(raw_processes)}
         processes = list(map(shared.__getitem__, raw_processes))
-        names = list(_id_texts(list(map(itemgetter(0), devices))))
+        names = list(_id_texts(raw_ids))
     else:
         held = [tuple(group) if len(group) == 1 else tuple(sorted(group)) for group in holders]
+        firsts = list(map(itemgetter(0), held))
         ids = [tuple(map(itemgetter(0), devices)) for devices in held]
         processes = [tuple(sorted(set(map(itemgetter(2), devices)))) for devices in held]
         names = [",".join(_id_texts(group)) for group in ids]
-    raw_platforms = list(map(itemgetter(1), map(itemgetter(0), held)))
+    raw_platforms = list(map(itemgetter(1), firsts))
     upper = {name: name.upper() for name in set(raw_platforms)}
-    platforms = list(map(upper.__getitem__, raw_platforms))
     if len(upper) == 1:  # one platform: its name and a space, then the holders
-        labels = list(map((platforms[0] + " ").__add__, names))
+        (platform,) = upper.values()
+        platforms = [platform] * count
+        labels = list(map((platform + " ").__add__, names))
     else:
+        platforms = list(map(upper.__getitem__, raw_platforms))
         labels = list(map("{} {}".format, platforms, names))
     make = tuple.__new__  # a NamedTuple from a ready tuple, without its Python-level __new__
     rows = zip(
@@ -169,7 +173,8 @@ class Facet:
 
 @dataclass(frozen=True)
 class ShardingLayout:
-    """Shape, cells and mesh description of one array's sharding."""
+    """Shape, cells and mesh description of one array's sharding; ``places`` holds each
+    dimension's grid position of every cell (read from ``cells`` when not given)."""
 
     shape: tuple[int, ...]
     cells: tuple[Cell, ...]
@@ -180,6 +185,7 @@ class ShardingLayout:
     dtype: str | None
     itemsize: int | None
     nominal_shape: bool = False
+    places: tuple[list[int], ...] | None = field(default=None, repr=False, compare=False)
 
     @cached_property
     def devices(self) -> tuple[Device, ...]:
@@ -217,7 +223,10 @@ class ShardingLayout:
 
     @cached_property
     def position_columns(self) -> list[list[int]]:
-        """Each dimension's grid position of every cell, one list per dimension."""
+        """Each dimension's grid position of every cell, one list per dimension (``places``
+        when the layout was built with them)."""
+        if self.places is not None:
+            return list(self.places)
         positions = list(map(attrgetter("position"), self.cells))
         return [list(map(itemgetter(d), positions)) for d in range(len(self.shape))]
 
@@ -234,7 +243,7 @@ class ShardingLayout:
         across = [0] * count if col_dim is None else columns[col_dim]
         n_rows = 1 if row_dim is None else self.grid[row_dim]
         n_cols = 1 if col_dim is None else self.grid[col_dim]
-        groups = [list(range(count))]
+        groups: list[Sequence[int]] = [range(count)]
         if outer:  # a facet's cells, in layout order: as they come, or after a stable sort
             keys = _mixed_radix([columns[d] for d in outer], [self.grid[d] for d in outer], count)
             runs = _runs(range(count), keys)
@@ -246,7 +255,7 @@ class ShardingLayout:
         titles = [
             _facet_title(self.shape, outer, self.cells[m[0]]) if outer else "" for m in members
         ]
-        return FacetPlan(row_dim, col_dim, n_rows, n_cols, down, across, members, titles)
+        return FacetPlan(row_dim, col_dim, n_rows, n_cols, down, across, spots, members, titles)
 
     def facets(self, rows: int | None = None, cols: int | None = None) -> list[Facet]:
         """Grids to draw: one up to rank 2; above it, one per chunk of the other dimensions.
@@ -271,8 +280,8 @@ class ShardingLayout:
 
 class FacetPlan(NamedTuple):
     """The facets of a layout as integer lists: the dimensions drawn down and across and their
-    track counts, each cell's row and column, and each facet's cells (numbers into the layout's
-    cells, in row-major order) with its title."""
+    track counts, each cell's row, column and grid position, and each facet's cells (numbers
+    into the layout's cells, in row-major order) with its title."""
 
     row_dim: int | None
     col_dim: int | None
@@ -280,24 +289,38 @@ class FacetPlan(NamedTuple):
     cols: int
     down: list[int]
     across: list[int]
-    members: list[list[int]]
+    spots: list[int]  # row * cols + column
+    members: list[Sequence[int]]
     titles: list[str]
 
+    def full(self) -> bool:
+        """Whether every facet has one cell at each grid position."""
+        size = self.rows * self.cols
+        order = chain.from_iterable(self.members)
+        return list(map(self.spots.__getitem__, order)) == list(range(size)) * len(self.members)
 
-def _ordered(group: list[int], spots: list[int]) -> list[int]:
-    """The cell numbers of ``group`` in row-major order of their spots (stable)."""
-    here = list(map(spots.__getitem__, group))
+
+def _ordered(group: Sequence[int], spots: list[int]) -> Sequence[int]:
+    """The cell numbers of ``group`` in row-major order of their spots (stable); a range of
+    cell numbers already in that order stays a range."""
+    if isinstance(group, range):
+        here = spots[group.start : group.stop]
+    else:
+        here = list(map(spots.__getitem__, group))
     return group if here == sorted(here) else sorted(group, key=spots.__getitem__)
 
 
-def _runs(order: Iterable[int], keys: list[Any]) -> dict[Any, list[int]] | None:
-    """The members of ``order`` gathered by key, when each key's members come together in it;
-    otherwise None."""
-    groups: dict[Any, list[int]] = {}
-    for key, members in groupby(order, keys.__getitem__):
+def _runs(order: Sequence[int], keys: list[Any]) -> dict[Any, Sequence[int]] | None:
+    """The members of ``order`` gathered by key, when each key's members come together in it
+    (as slices of ``order``); otherwise None."""
+    groups: dict[Any, Sequence[int]] = {}
+    start = 0
+    for key, members in groupby(map(keys.__getitem__, order)):
         if key in groups:
             return None
-        groups[key] = list(members)
+        stop = start + len(list(members))
+        groups[key] = order[start:stop]
+        start = stop
     return groups
 
 
@@ -310,13 +333,14 @@ def sharding_layout(
     """
     shape = _checked_shape(shape)
     with collector_paused():
-        cells, grid = _layout_cells(_indices_map(sharding, shape), shape)
+        cells, grid, places = _layout_cells(_indices_map(sharding, shape), shape)
     mesh_axes, spec = _mesh_and_spec(sharding)
     dtype_name, itemsize = _dtype_info(dtype)
     return ShardingLayout(
         shape=shape,
         cells=tuple(cells),
         grid=tuple(grid),
+        places=tuple(places),
         kind=type(sharding).__name__,
         mesh_axes=mesh_axes,
         spec=spec,
@@ -346,8 +370,11 @@ def _indices_map(sharding: Any, shape: tuple[int, ...]) -> dict[Any, Any]:
     return dict(method(shape))
 
 
-def _layout_cells(indices: dict[Any, Any], shape: tuple[int, ...]) -> tuple[list[Cell], list[int]]:
-    """The cells of ``indices`` in position order, and the grid size of each dimension.
+def _layout_cells(
+    indices: dict[Any, Any], shape: tuple[int, ...]
+) -> tuple[list[Cell], list[int], list[list[int]]]:
+    """The cells of ``indices`` in position order, the grid size of each dimension, and each
+    dimension's grid position of every cell.
 
     Each dimension's entries are read once per distinct index object and numbered by span, so a
     shard is an integer key (its span numbers in mixed radix) and the per-device work is a few
@@ -377,7 +404,11 @@ def _layout_cells(indices: dict[Any, Any], shape: tuple[int, ...]) -> tuple[list
         order = sorted(range(len(order_keys)), key=order_keys.__getitem__)
         numbers = [list(map(column.__getitem__, order)) for column in numbers]
         holders = list(map(holders.__getitem__, order))
-    return _made_cells(dims, numbers, holders), [dim.grid for dim in dims]
+    places = [
+        column if dim.grid == len(dim.bounds) else list(map(dim.positions.__getitem__, column))
+        for dim, column in zip(dims, numbers, strict=True)
+    ]
+    return _made_cells(dims, numbers, holders), grids, places
 
 
 def _by_index(indices: dict[Any, Any]) -> tuple[list[Any], list[Sequence[Device]]]:

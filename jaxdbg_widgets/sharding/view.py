@@ -170,8 +170,12 @@ def _facet(
     """Facet ``f`` of ``plan`` with its track sizes (from ``tracks`` when the grid has one shard
     shape, else worked out here)."""
     members, title = plan.members[f], plan.titles[f]
-    down = list(map(plan.down.__getitem__, members))
-    across = list(map(plan.across.__getitem__, members))
+    if isinstance(members, range):
+        down = plan.down[members.start : members.stop]
+        across = plan.across[members.start : members.stop]
+    else:
+        down = list(map(plan.down.__getitem__, members))
+        across = list(map(plan.across.__getitem__, members))
     if tracks is None:
         facet = Facet(title, plan.row_dim, plan.col_dim, plan.rows, plan.cols, (), tuple(members))
         widths, heights = _track_sizes(layout, facet, options, labels, shapes, down, across)
@@ -203,6 +207,9 @@ def _uniform_track_sizes(
     facet = Facet("", plan.row_dim, plan.col_dim, plan.rows, plan.cols, ())
     width, height = shard_size(layout, facet, shapes[0], options)
     order = list(chain.from_iterable(plan.members))
+    base = max(options.min_width, width)
+    if plan.full():  # every facet a whole grid: the columns are a reshape away
+        return _full_track_sizes(plan, labels, order, base, height)
     owners = list(
         chain.from_iterable(map(repeat, range(len(plan.members)), map(len, plan.members)))
     )
@@ -210,7 +217,6 @@ def _uniform_track_sizes(
     lengths = map(len, map(labels.__getitem__, order))
     longest = dict(sorted(set(zip(columns, lengths, strict=True))))
     widths = [[options.min_width] * plan.cols for _ in plan.members]
-    base = max(options.min_width, width)
     for key, length in longest.items():
         f, c = divmod(key, plan.cols)
         widths[f][c] = max(base, length + 2)
@@ -221,6 +227,21 @@ def _uniform_track_sizes(
             f, r = divmod(key, plan.rows)
             heights[f][r] = height
     return widths, heights
+
+
+def _full_track_sizes(
+    plan: FacetPlan, labels: list[str], order: list[int], base: int, height: int | None
+) -> tuple[list[list[int]], list[list[int | None]]]:
+    """Track sizes of facets that each fill their grid (``order``: their cells, facet by facet,
+    row-major): each column ``base`` wide or two more than its longest label."""
+    import numpy as np
+
+    lengths = np.fromiter(
+        map(len, map(labels.__getitem__, order)), dtype=np.int64, count=len(order)
+    )
+    longest = lengths.reshape(len(plan.members), plan.rows, plan.cols).max(axis=1, initial=0)
+    widths = np.maximum(longest + 2, base).tolist()
+    return widths, [[height] * plan.rows for _ in plan.members]
 
 
 def _track_sizes(
