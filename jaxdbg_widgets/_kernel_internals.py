@@ -395,8 +395,14 @@ def handle_comm_message(kernel: Any, entry: Any) -> None:
     ipykernel 6's info handlers are coroutines that await nothing; they run to their end here,
     on the blocked thread, since the kernel's event loop cannot run them now. A request gets
     the busy and idle status the kernel's dispatcher would give it: JupyterLab holds every
-    other message of a new page until its kernel info request is idle (or 3 s).
+    other message of a new page until its kernel info request is idle (or 3 s). It runs in a
+    copy of the calling thread's context: the parent header it sets (a context variable of the
+    output streams on ipykernel >= 6.30) stays there, and the cell's output keeps the cell's.
     """
+    contextvars.copy_context().run(_handle_in_this_context, kernel, entry)
+
+
+def _handle_in_this_context(kernel: Any, entry: Any) -> None:
     session = kernel.session
     idents, frames = session.feed_identities(_queued_frames(entry), copy=False)
     msg = session.deserialize(frames, content=True, copy=False)
