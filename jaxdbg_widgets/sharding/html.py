@@ -118,9 +118,16 @@ def _tooltip_pieces(cells: dict[str, list[Any]], tips: list[list[str]]) -> list[
     devices = cells["devices"]
     if set(map(len, devices)) == {1}:
         ids: Iterable[str] = _id_texts(list(map(itemgetter(0), devices)))
-    else:
-        ids = [", ".join(_id_texts(held)) for held in devices]
+    else:  # the label's word after the platform lists the holders: ``TPU 0,1 p0`` -> ``0, 1``
+        platforms = map(itemgetter(0), map(tips.__getitem__, cells["tip"]))
+        ids = list(map(_holder_ids, cells["label"], platforms))
     return [heads, ids, middles, _escaped_all(cells["index"]), tails]
+
+
+def _holder_ids(label: str, platform: str) -> str:
+    """The device ids in a cell's ``label`` (``{platform} {id},{id}…``, maybe followed by its
+    processes), separated by a comma and a space as its tooltip lists them."""
+    return label[len(platform) + 1 :].partition(" ")[0].replace(",", ", ")
 
 
 @lru_cache(maxsize=16)

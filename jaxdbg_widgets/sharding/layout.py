@@ -13,7 +13,7 @@ import operator
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from itertools import chain, groupby, repeat
+from itertools import accumulate, chain, groupby, repeat
 from operator import add, attrgetter, itemgetter, mul
 from typing import Any, NamedTuple
 
@@ -102,7 +102,7 @@ def _made_cells(
         firsts = list(map(itemgetter(0), held))
         ids = [tuple(map(itemgetter(0), devices)) for devices in held]
         processes = [tuple(sorted(set(map(itemgetter(2), devices)))) for devices in held]
-        names = [",".join(_id_texts(group)) for group in ids]
+        names = joined_id_texts(ids, ",")
     raw_platforms = list(map(itemgetter(1), firsts))
     upper = {name: name.upper() for name in set(raw_platforms)}
     if len(upper) == 1:  # one platform: its name and a space, then the holders
@@ -145,6 +145,15 @@ _POSITIONS = attrgetter("positions")
 
 _ID_TEXT: list[str] = []
 _ID_TEXT_LIMIT = 1 << 16
+
+
+def joined_id_texts(groups: Sequence[Sequence[int]], separator: str) -> list[str]:
+    """Each group of device ids written out and joined by ``separator``; the ids of all groups
+    are written in one pass."""
+    texts = list(_id_texts(list(chain.from_iterable(groups))))
+    ends = list(accumulate(map(len, groups)))
+    spans = map(slice, [0, *ends[:-1]], ends)
+    return list(map(separator.join, map(texts.__getitem__, spans)))
 
 
 def _id_texts(ids: Sequence[int]) -> Iterable[str]:
