@@ -23,14 +23,19 @@ pytestmark = pytest.mark.kernel
 SUBSHELLS = tuple(int(part) for part in version("ipykernel").split(".")[:2]) >= (7, 4)
 
 REPLY_SECONDS = 5.0
-CELL = """
+SLIDER = """
 import ipywidgets
 from IPython.display import display
 slider = ipywidgets.IntSlider(value=3)
 display(slider)
-print(jax.jit(outer)(jnp.arange(4.0)))
-print("after the breakpoint")
 """
+CELLS = {
+    "main thread": SLIDER + "print(jax.jit(outer)(jnp.arange(4.0)))\nprint('after the breakpoint')",
+    "XLA workers": SLIDER
+    + "f = jax.jit(jax.shard_map(on_worker, mesh=mesh, in_specs=P('i'), out_specs=P('i')))\n"
+    + "print(float(f(sharded).sum()))\nprint('after the breakpoint')",
+}
+CELL = CELLS["main thread"]
 
 
 class Page:
@@ -113,8 +118,9 @@ def _slider_id(dbg: Debugging) -> str:
     )
 
 
-def test_reloaded_page_restores_every_widget_and_continues(dbg_kernel, page):
-    dbg = _shown(dbg_kernel, CELL)
+@pytest.mark.parametrize("where", CELLS)
+def test_reloaded_page_restores_every_widget_and_continues(dbg_kernel, page, where):
+    dbg = _shown(dbg_kernel, CELLS[where])
     assert dbg.view["status"] == "waiting"
 
     info = page.reply(page.client.kernel_info())["content"]

@@ -257,16 +257,17 @@ def test_the_pump_gives_up_after_repeated_parse_failures(caplog, monkeypatch) ->
 @pytest.fixture
 def restore_calls(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """Stand-in kernel routing: records each start and undo of the restore routing."""
-    from jaxdbg_widgets import _kernel_internals
+    from jaxdbg_widgets import _capabilities, _kernel_internals
 
     calls: list[str] = []
+    monkeypatch.setattr(_capabilities, "_table", {})
+    _capabilities.check("ipykernel", "widget-restore", "restore", lambda: None)
 
     def route(kernel: Any, subshell_id: str, after: Any) -> Any:
         calls.append(f"start {subshell_id}")
         return lambda: calls.append("undo")
 
     monkeypatch.setattr(_kernel_internals, "route_widget_restore", route)
-    monkeypatch.setattr(_kernel_internals, "supports_restore_routing", lambda kernel: True)
     return calls
 
 
@@ -293,7 +294,6 @@ def test_restore_routing_stays_off_when_its_check_failed(
     from jaxdbg_widgets import _capabilities
     from jaxdbg_widgets.debugger.transports.subshell import _RestoreRouting
 
-    monkeypatch.setattr(_capabilities, "_table", {})
     _capabilities.check("ipykernel", "widget-restore", "restore", lambda: 1 / 0)
     routing = _RestoreRouting()
     routing.acquire(_cell(), "s1")

@@ -52,6 +52,22 @@ def stdin_allowed(kernel: Any) -> bool:
     return _kernel_internals.stdin_allowed(kernel)
 
 
+def widget_restore_available(kernel: Any) -> bool:
+    """Whether a reloaded page's widget requests can be answered while a breakpoint waits.
+
+    The load-time check decides; before any (outside ``%load_ext``) the probe runs now.
+    """
+    checked = any(
+        c.library == "ipykernel" and c.name == "widget-restore"
+        for c in _capabilities.all_capabilities()
+    )
+    if checked:
+        return _capabilities.has("ipykernel", "widget-restore")
+    if supports_subshell_routing(kernel):
+        return _kernel_internals.supports_restore_routing(kernel)
+    return _kernel_internals.supports_pumped_restore(kernel)
+
+
 def _turned_off(name: str) -> bool:
     """Whether a run-time failure turned the ipykernel capability ``name`` off."""
     return any(c.library == "ipykernel" and c.name == name for c in _capabilities.degraded())

@@ -18,7 +18,8 @@ import threading
 import time
 from typing import Any
 
-from jaxdbg_widgets import _capabilities, _kernel_internals
+from jaxdbg_widgets import _kernel_internals
+from jaxdbg_widgets.debugger.transports import capability
 from jaxdbg_widgets.debugger.transports.capability import Tier
 from jaxdbg_widgets.debugger.transports.inbox import Inbox, NoTransport
 
@@ -27,14 +28,6 @@ MAX_PARSE_FAILURES = 3
 _pump_lock = threading.Lock()
 _controls: set[str] = set()  # widget control comms opened while pumping; under _pump_lock
 _log = logging.getLogger(__name__)
-
-
-def _restore_available(kernel: Any) -> bool:
-    """Whether the load-time check passed (or, never run, whether the probe passes now)."""
-    checked = any(c.name == "widget-restore" for c in _capabilities.all_capabilities())
-    if checked:
-        return _capabilities.has("ipykernel", "widget-restore")
-    return _kernel_internals.supports_pumped_restore(kernel)
 
 
 class PumpInbox(Inbox):
@@ -46,7 +39,7 @@ class PumpInbox(Inbox):
 
     def __init__(self, comm: Any, cell: Any) -> None:
         super().__init__(comm, cell)
-        self._restoring = _restore_available(cell.kernel)
+        self._restoring = capability.widget_restore_available(cell.kernel)
 
     def _wait(self, timeout: float | None) -> Any | None:
         deadline = None if timeout is None else time.monotonic() + timeout

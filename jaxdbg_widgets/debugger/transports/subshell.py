@@ -14,7 +14,8 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from jaxdbg_widgets import _capabilities, _kernel_internals
+from jaxdbg_widgets import _kernel_internals
+from jaxdbg_widgets.debugger.transports import capability
 from jaxdbg_widgets.debugger.transports.capability import Tier
 from jaxdbg_widgets.debugger.transports.cell_parent import CellParent
 from jaxdbg_widgets.debugger.transports.inbox import Inbox
@@ -46,7 +47,7 @@ class _RestoreRouting:
         """Count one more waiting inbox; the first one turns the routing on."""
         with self._lock:
             self._users += 1
-            if self._users == 1 and _restore_routing_available(cell.kernel):
+            if self._users == 1 and capability.widget_restore_available(cell.kernel):
                 self._undo = _start_routing(cell, subshell_id)
 
     def release(self) -> None:
@@ -56,14 +57,6 @@ class _RestoreRouting:
             undo, self._undo = (self._undo, None) if self._users == 0 else (None, self._undo)
         if undo is not None:
             _stop_routing(undo)
-
-
-def _restore_routing_available(kernel: Any) -> bool:
-    """Whether the load-time check passed (or, never run, whether the probe passes now)."""
-    checked = any(c.name == "widget-restore" for c in _capabilities.all_capabilities())
-    if checked:
-        return _capabilities.has("ipykernel", "widget-restore")
-    return _kernel_internals.supports_restore_routing(kernel)
 
 
 def _start_routing(cell: CellParent, subshell_id: str) -> Callable[[], None] | None:
