@@ -211,8 +211,8 @@ def route_widget_restore(
     The main shell is blocked at the breakpoint, so the shell-channel thread's receiver is
     wrapped: a :data:`RESTORE_MESSAGES` request addressed to the main shell (and every message
     of a widget control comm opened that way) is re-addressed to the subshell, re-signed and
-    sent to it; everything else goes to the kernel's own router untouched. The
-    handlers of those messages run ``after`` once done, so the cell keeps its parent header.
+    sent to it; everything else goes to the kernel's own router untouched. The handlers of
+    those messages run ``after`` once done, so the cell keeps its parent header.
     """
     session = kernel.session
     receive = kernel.shell_channel_thread_main
@@ -228,13 +228,20 @@ def route_widget_restore(
             return receive(msg)
         return _forward(kernel.shell_channel_thread, subshell_id, readdressed)
 
+    def put_back() -> None:
+        kernel.shell_stream.on_recv(receive, copy=False)
+
+    try:
+        _on_shell_channel_thread(kernel, lambda: kernel.shell_stream.on_recv(route, copy=False))
+    except BaseException:
+        kernel.shell_channel_thread.io_loop.add_callback(put_back)  # runs after a late install
+        raise
     for msg_type, handler in saved.items():
         handlers[msg_type] = _then(handler, after)
-    _on_shell_channel_thread(kernel, lambda: kernel.shell_stream.on_recv(route, copy=False))
 
     def undo() -> None:
-        _on_shell_channel_thread(kernel, lambda: kernel.shell_stream.on_recv(receive, copy=False))
         handlers.update(saved)
+        _on_shell_channel_thread(kernel, put_back)
 
     return undo
 
@@ -286,7 +293,7 @@ def _restores_widgets(session: Any, peek: dict[str, Any], controls: set[str]) ->
         return True
     if msg_type == "comm_msg":
         return (content.get("data") or {}).get("method") == "request_state"
-    return msg_type != "comm_close"
+    return msg_type in ("kernel_info_request", "comm_info_request")
 
 
 def _then(handler: Callable[..., Any], after: Callable[[], None]) -> Callable[..., Any]:

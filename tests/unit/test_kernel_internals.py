@@ -182,3 +182,25 @@ def test_handler_coroutines_run_to_their_end_on_the_blocked_thread():
     finally:
         asyncio.set_event_loop(None)
         loop.close()
+
+
+def test_a_routing_the_shell_thread_never_installs_changes_nothing(session, monkeypatch):
+    monkeypatch.setattr(_kernel_internals, "SHELL_THREAD_TIMEOUT", 0.01)
+    callbacks: list[Any] = []
+    receivers: list[Any] = []
+    handlers = {msg_type: print for msg_type in _kernel_internals.RESTORE_MESSAGES}
+    kernel = SimpleNamespace(
+        session=session,
+        shell_channel_thread_main=print,
+        shell_handlers=handlers,
+        shell_stream=SimpleNamespace(on_recv=lambda callback, copy: receivers.append(callback)),
+        shell_channel_thread=SimpleNamespace(
+            io_loop=SimpleNamespace(add_callback=callbacks.append)
+        ),
+    )
+    with pytest.raises(TimeoutError):
+        _kernel_internals.route_widget_restore(kernel, "debugger", lambda: None)
+    assert all(handler is print for handler in handlers.values())
+    for late in callbacks:  # the shell thread wakes up after all
+        late()
+    assert receivers[-1] is print
