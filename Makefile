@@ -42,7 +42,7 @@ test-python: $(STAMP) chromium
 	$(BIN)/pytest tests
 
 test-ipykernel6: $(STAMP6)
-	$(VENV6)/bin/python -m pytest tests/kernel/test_transports.py tests/unit/test_transports.py tests/kernel/test_debugger_kernel.py
+	$(VENV6)/bin/python -m pytest tests/kernel/test_transports.py tests/unit/test_transports.py tests/kernel/test_debugger_kernel.py tests/kernel/test_reload_kernel.py
 
 test-notebooks: $(STAMP)
 	$(BIN)/pytest $(NBVAL) notebooks

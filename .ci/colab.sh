@@ -45,6 +45,7 @@ echo "colab: pins kept: $(grep -v '^#' "$CONSTRAINTS" | tr '\n' ' ')"
   tests/kernel/test_magics_printing.py \
   tests/kernel/test_printing_routing.py \
   tests/kernel/test_transports.py \
+  tests/kernel/test_reload_kernel.py \
   tests/kernel/test_debugger_kernel.py \
   tests/kernel/test_render_ack.py \
   tests/kernel/test_json_only.py \
