@@ -13,8 +13,8 @@ import operator
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from itertools import accumulate, chain, groupby, repeat
-from operator import add, attrgetter, itemgetter, mul
+from itertools import accumulate, chain, compress, groupby, repeat
+from operator import add, attrgetter, is_not, itemgetter, mul
 from typing import Any, NamedTuple
 
 from jaxdbg_widgets.sharding.bulk import collector_paused
@@ -159,9 +159,9 @@ def joined_id_texts(groups: Sequence[Sequence[int]], separator: str) -> list[str
 def _id_texts(ids: Sequence[int]) -> Iterable[str]:
     """``str`` of each device id; small non-negative ids are read from a table kept across
     calls, as a process's device ids are few and drawn again and again."""
-    if not ids or min(ids) < 0 or max(ids) >= _ID_TEXT_LIMIT:
+    top = max(ids, default=-1)
+    if top < 0 or top >= _ID_TEXT_LIMIT or min(ids) < 0:
         return map(str, ids)
-    top = max(ids)
     if top >= len(_ID_TEXT):
         _ID_TEXT.extend(map(str, range(len(_ID_TEXT), top + 1)))
     return map(_ID_TEXT.__getitem__, ids)
@@ -425,6 +425,10 @@ def _by_index(indices: dict[Any, Any]) -> tuple[list[Any], list[Sequence[Device]
     each index is read once."""
     devices = _devices(list(indices))
     values = list(indices.values())
+    if len(values) > 1 and values[0] is values[1]:  # replicas side by side, as JAX lists them
+        runs = _runs_of_objects(values, devices)
+        if runs is not None:
+            return runs
     object_ids = list(map(id, values))
     distinct = len(set(object_ids))
     if distinct == len(values):  # no shared index objects: one device each
@@ -515,6 +519,20 @@ def _devices(raw: list[Any]) -> list[Device]:
     with contextlib.suppress(TypeError):  # unhashable devices are described afresh each time
         _KNOWN.update(zip(raw, made, strict=True))
     return made
+
+
+def _runs_of_objects(
+    values: list[Any], devices: list[Device]
+) -> tuple[list[Any], list[Sequence[Device]]] | None:
+    """Each run of one index object in ``values`` and the devices of that run, when no object
+    comes back after its run ends; otherwise None."""
+    count = len(values)
+    starts = [0, *compress(range(1, count), map(is_not, values[1:], values[:-1]))]
+    firsts = list(map(values.__getitem__, starts))
+    if len(set(map(id, firsts))) != len(starts):
+        return None
+    spans = map(slice, starts, [*starts[1:], count])
+    return firsts, list(map(devices.__getitem__, spans))
 
 
 def _by_index_object(

@@ -211,3 +211,20 @@ def test_stand_in_devices_at_scale(case):
     assert sum(math.prod(c.shard_shape) for c in layout.cells) == math.prod(shape)
     placed = [cell for facet in layout.facets() for _, _, cell in facet.cells]
     assert len(placed) == len(layout.cells)
+
+
+def test_an_index_object_shared_by_devices_apart_is_one_shard():
+    """Replicas listed side by side are grouped by run; an index object that comes back after
+    another one still gathers all its devices into one cell."""
+    devices = [StandInDevice(i) for i in range(5)]
+    first, second = (slice(0, 2),), (slice(2, 4),)
+
+    class Interleaved:
+        def devices_indices_map(self, shape):
+            return dict(zip(devices, [first, first, second, first, (slice(2, None),)]))
+
+    layout = sharding_layout((4,), Interleaved())
+    assert [(c.bounds, c.device_ids) for c in layout.cells] == [
+        (((0, 2),), (0, 1, 3)),
+        (((2, 4),), (2, 4)),
+    ]
