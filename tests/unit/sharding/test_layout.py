@@ -221,7 +221,7 @@ def test_an_index_object_shared_by_devices_apart_is_one_shard():
 
     class Interleaved:
         def devices_indices_map(self, shape):
-            return dict(zip(devices, [first, first, second, first, (slice(2, None),)]))
+            return dict(zip(devices, [first, first, second, first, (slice(2, None),)], strict=True))
 
     layout = sharding_layout((4,), Interleaved())
     assert [(c.bounds, c.device_ids) for c in layout.cells] == [
