@@ -10,6 +10,11 @@
   device thread hitting the breakpoint at once to the serialised state holding all of them,
   and a device pick, a compare and a continue-one to the state they produce. Peers: building
   one view per shard (today's one widget per shard) and a frame click in one shard's session.
+* shard session in a real kernel (``kernel-shards8``, ``kernel-shards256``): a jitted
+  ``shard_map`` over 8 or 256 simulated devices with ``jax.debug.breakpoint()`` in its body;
+  the first device's backend entry to the widget's ``display_data`` and to a state holding
+  every shard, and a device pick to the state selecting that shard. Peers, in the same kernel:
+  the CLI's first prompt and our frame click at one breakpoint.
 
 Run with ``python -m bench debugger``, or one case with ``python -m bench.bench_debugger shards256``.
 """
@@ -38,19 +43,30 @@ from tests.fixtures.kernel import KernelSession, Message
 
 CLICKS = 30
 BREAKPOINTS = 8
+DEVICE_PICKS = 20
+SHARD_RUNS = {8: 8, 256: 5}
 CLICK_TARGET_MS = 50.0
 DISPLAY_TARGET_MS = 200.0
 WIDGET_ID = "jaxdbg_widgets.debugger.widget.DebuggerWidget"
 
 SETUP = """
 %load_ext jaxdbg
-import time
+import functools, threading, time
 import jax, jax.numpy as jnp
 from jaxdbg_widgets.core import jax_registry
 
+_armed = [False]
+_armed_lock = threading.Lock()
+
 def _stamped(backend):
+    # wraps: a wrapper of ours is served as ours (frames with globals, a shard's device)
+    @functools.wraps(backend)
     def stamped(frames, thread_id, **kwargs):
-        print(f"T0 {time.time():.6f}", flush=True)
+        now = time.time()
+        with _armed_lock:
+            first, _armed[0] = _armed[0], False
+        if first:
+            print(f"T0 {now:.6f}", flush=True)
         backend(frames, thread_id, **kwargs)
     return stamped
 
@@ -67,7 +83,25 @@ def outer(x, backend):
     return inner(z, backend).sum()
 
 def run(backend):
+    _armed[0] = True
     return float(jax.jit(outer, static_argnums=1)(jnp.arange(4.0), backend))
+"""
+
+SHARD_SETUP = """
+from jax.sharding import NamedSharding, PartitionSpec as P
+mesh = jax.make_mesh(({count},), ("x",))
+data = jax.device_put(jnp.arange({count} * 4.0), NamedSharding(mesh, P("x")))
+
+def body(x):
+    y = jnp.sin(x) * 2
+    jax.debug.breakpoint(backend="bench-ours")
+    return jax.lax.psum(y, "x")
+
+sharded = jax.jit(jax.shard_map(body, mesh=mesh, in_specs=P("x"), out_specs=P()))
+
+def run_sharded():
+    _armed[0] = True
+    return float(sharded(data).sum())
 """
 
 
@@ -85,9 +119,9 @@ def _widget_display(msg: Message) -> str | None:
 
 
 class _Bench:
-    def __init__(self) -> None:
-        self.kernel = KernelSession()
-        result = self.kernel.execute(SETUP)
+    def __init__(self, setup: str = SETUP, env: dict[str, str] | None = None) -> None:
+        self.kernel = KernelSession(env)
+        result = self.kernel.execute(setup, timeout=600)
         if result.error is not None:
             raise RuntimeError(f"benchmark setup failed: {result.error['evalue']}")
 
@@ -143,12 +177,66 @@ class _Bench:
         self._answer("c")
         self.kernel.wait(result, timeout=120)
 
+    def shards_display(self, count: int) -> tuple[float, float, str, Any]:
+        """Seconds from the first device's backend entry to the widget's display and to its
+        state holding all ``count`` shards; the comm id and running cell."""
+        result = self.kernel.start("run_sharded()", allow_stdin=True)
+        seen: dict[str, Any] = {}
+
+        def watch(msg: Message) -> bool:
+            now = time.time()
+            if _stamp(msg) is not None:
+                seen["start"] = _stamp(msg)
+            if _widget_display(msg) is not None:
+                seen.setdefault("shown", now)
+                seen["comm_id"] = _widget_display(msg)
+            if _arrived(msg) == count:
+                seen.setdefault("all", now)
+            return {"start", "shown", "all"} <= seen.keys()
+
+        self.kernel.wait_for(watch, timeout=300)
+        start = seen["start"]
+        return seen["shown"] - start, seen["all"] - start, seen["comm_id"], result
+
+    def device_picks(self, comm_id: str, count: int) -> list[float]:
+        """Seconds from each device pick to the state update selecting that shard."""
+        times = []
+        for n in range(DEVICE_PICKS):
+            index = (n * 7 + 1) % count
+            sent = time.perf_counter()
+            self.kernel.send_custom(comm_id, {"type": "device", "index": index})
+            self.kernel.wait_for(lambda m, i=index: _shard_selected(m, comm_id) == i, timeout=60)
+            times.append(time.perf_counter() - sent)
+        return times
+
+
+def _view(msg: Message, comm_id: str | None = None) -> dict[str, Any] | None:
+    """The debugger view a comm_open or state update carries (of ``comm_id`` if given)."""
+    if msg["msg_type"] not in ("comm_open", "comm_msg"):
+        return None
+    if comm_id is not None and msg["content"]["comm_id"] != comm_id:
+        return None
+    return msg["content"].get("data", {}).get("state", {}).get("view")
+
 
 def _selected(msg: Message, comm_id: str) -> int | None:
-    if msg["msg_type"] != "comm_msg" or msg["content"]["comm_id"] != comm_id:
-        return None
-    view = msg["content"]["data"].get("state", {}).get("view")
+    view = _view(msg, comm_id) if msg["msg_type"] == "comm_msg" else None
     return view["selected"] if view else None
+
+
+def _shards(msg: Message, comm_id: str | None = None) -> dict[str, Any] | None:
+    view = _view(msg, comm_id)
+    return view.get("shards") if view else None
+
+
+def _arrived(msg: Message) -> int | None:
+    shards = _shards(msg)
+    return shards["arrived"] if shards else None
+
+
+def _shard_selected(msg: Message, comm_id: str) -> int | None:
+    shards = _shards(msg, comm_id) if msg["msg_type"] == "comm_msg" else None
+    return shards["selected"] if shards else None
 
 
 def kernel_rows() -> list[Row]:
@@ -341,12 +429,88 @@ def shard_rows(count: int) -> list[Row]:
     ]
 
 
+def kernel_shard_rows(count: int) -> list[Row]:
+    """A ``shard_map`` over ``count`` simulated devices in a real kernel: the first device's
+    breakpoint to the widget shown and holding every shard, and a device pick to its state.
+    Peers, in the same kernel: JAX's CLI first prompt and our frame click, one breakpoint."""
+    env = {
+        "XLA_FLAGS": f"--xla_force_host_platform_device_count={count}",
+        "JAX_PLATFORMS": "cpu",
+    }
+    bench = _Bench(SETUP + SHARD_SETUP.format(count=count), env)
+    try:
+        shown, gathered = [], []
+        for _ in range(SHARD_RUNS[count]):
+            seconds, all_seconds, comm_id, result = bench.shards_display(count)
+            shown.append(seconds)
+            gathered.append(all_seconds)
+            bench.finish_ours(comm_id, result)
+        _, _, comm_id, result = bench.shards_display(count)
+        picks = bench.device_picks(comm_id, count)
+        bench.finish_ours(comm_id, result)
+        cli_display = []
+        for _ in range(BREAKPOINTS):
+            seconds, result = bench.cli_display()
+            cli_display.append(seconds)
+            bench.finish_cli(result)
+        _, comm_id, result = bench.ours_display()
+        frame_clicks = bench.ours_clicks(comm_id)
+        bench.finish_ours(comm_id, result)
+    except queue.Empty as err:
+        raise RuntimeError("the kernel stopped answering during the benchmark") from err
+    finally:
+        bench.close()
+    runs = SHARD_RUNS[count]
+    cli_prompt = statistics.median(cli_display)
+    rows = [
+        (
+            f"kernel shard_map, {count} devices: first breakpoint callback to widget displayed"
+            f" (median of {runs})",
+            statistics.median(shown),
+            cli_prompt,
+            "jax cli first prompt, one breakpoint",
+            DISPLAY_TARGET_MS,
+        ),
+        (
+            f"kernel shard_map, {count} devices: first breakpoint callback to widget state with"
+            f" all {count} shards (median of {runs})",
+            statistics.median(gathered),
+            cli_prompt,
+            "jax cli first prompt, one breakpoint",
+            DISPLAY_TARGET_MS,
+        ),
+        (
+            f"kernel shard_map, {count} devices: device pick to updated widget state"
+            f" (median of {DEVICE_PICKS})",
+            statistics.median(picks),
+            statistics.median(frame_clicks),
+            "our frame click, one breakpoint",
+            CLICK_TARGET_MS,
+        ),
+    ]
+    command = f"python -m bench.bench_debugger kernel-shards{count}"
+    return [
+        Row(
+            name,
+            ours * 1e3,
+            peer * 1e3,
+            "ms",
+            peer_name,
+            f"<= {target:g} ms",
+            ours * 1e3 <= target,
+            command,
+        )
+        for name, ours, peer, peer_name, target in rows
+    ]
+
+
 CASES: dict[str, Callable[[], list[Row]]] = {
     "kernel": lambda: [
         dataclasses.replace(r, command="python -m bench.bench_debugger kernel")
         for r in kernel_rows()
     ],
     **{f"shards{n}": (lambda n=n: shard_rows(n)) for n in SHARD_COUNTS},
+    **{f"kernel-shards{n}": (lambda n=n: kernel_shard_rows(n)) for n in SHARD_COUNTS},
 }
 
 
