@@ -3,8 +3,9 @@
 * frame click: a ``{"type": "frame"}`` message sent while the cell waits at a breakpoint, to
   the widget's state update showing the new frame on iopub. Peer: typing ``u``/``d`` into the
   CLI debugger (an ``input_reply``) to its next prompt (``input_request``).
-* breakpoint to widget: the backend being called (a timestamp printed by a thin wrapper) to
-  the widget's ``display_data`` reaching the client. Peer: the same for the CLI's first prompt.
+* breakpoint to widget: the backend being called (a wall time a thin wrapper keeps, read once
+  the cell ends) to the widget's ``display_data`` reaching the client. Peer: the same for the
+  CLI's first prompt.
 
 * shard session at 8 and 256 simulated devices (model and view state, no kernel): every
   device thread hitting the breakpoint at once to the serialised state holding all of them,
@@ -55,18 +56,18 @@ import functools, threading, time
 import jax, jax.numpy as jnp
 from jaxdbg_widgets.core import jax_registry
 
-_armed = [False]
-_armed_lock = threading.Lock()
+_stamp = [None]
+_stamp_lock = threading.Lock()
 
 def _stamped(backend):
-    # wraps: a wrapper of ours is served as ours (frames with globals, a shard's device)
+    # wraps: a wrapper of ours is served as ours (frames with globals, a shard's device);
+    # the time is kept, not printed: a print from a device thread waits for the kernel's IO
     @functools.wraps(backend)
     def stamped(frames, thread_id, **kwargs):
         now = time.time()
-        with _armed_lock:
-            first, _armed[0] = _armed[0], False
-        if first:
-            print(f"T0 {now:.6f}", flush=True)
+        with _stamp_lock:
+            if _stamp[0] is None:
+                _stamp[0] = now
         backend(frames, thread_id, **kwargs)
     return stamped
 
@@ -83,7 +84,7 @@ def outer(x, backend):
     return inner(z, backend).sum()
 
 def run(backend):
-    _armed[0] = True
+    _stamp[0] = None
     return float(jax.jit(outer, static_argnums=1)(jnp.arange(4.0), backend))
 """
 
@@ -100,15 +101,9 @@ def body(x):
 sharded = jax.jit(jax.shard_map(body, mesh=mesh, in_specs=P("x"), out_specs=P()))
 
 def run_sharded():
-    _armed[0] = True
+    _stamp[0] = None
     return float(sharded(data).sum())
 """
-
-
-def _stamp(msg: Message) -> float | None:
-    if msg["msg_type"] != "stream" or not msg["content"]["text"].startswith("T0 "):
-        return None
-    return float(msg["content"]["text"].split()[1])
 
 
 def _widget_display(msg: Message) -> str | None:
@@ -134,21 +129,21 @@ class _Bench:
     def _answer(self, line: str) -> None:
         self.kernel.client.input(line)
 
-    def _wait_stamp(self) -> float:
-        return _stamp(self.kernel.wait_for(lambda m: _stamp(m) is not None, timeout=120))
+    def stamp(self) -> float:
+        """The wall time the finished cell first entered the backend (its first device's hit)."""
+        return float(self.kernel.execute("print(f'{_stamp[0]:.6f}')").stdout)
 
     def ours_display(self) -> tuple[float, str, Any]:
-        """Seconds from backend entry to the widget's display; the comm id and running cell."""
+        """When the widget's display reached the client; the comm id and running cell."""
         result = self.kernel.start("run('bench-ours')", allow_stdin=True)
-        start = self._wait_stamp()
         shown = self.kernel.wait_for(lambda m: _widget_display(m) is not None, timeout=120)
-        return time.time() - start, _widget_display(shown), result
+        return time.time(), _widget_display(shown), result
 
     def cli_display(self) -> tuple[float, Any]:
+        """When the CLI's first prompt reached the client; the running cell."""
         result = self.kernel.start("run('bench-cli')", allow_stdin=True)
-        start = self._wait_stamp()
         self._stdin(timeout=120)
-        return time.time() - start, result
+        return time.time(), result
 
     def ours_clicks(self, comm_id: str) -> list[float]:
         times = []
@@ -178,25 +173,22 @@ class _Bench:
         self.kernel.wait(result, timeout=120)
 
     def shards_display(self, count: int) -> tuple[float, float, str, Any]:
-        """Seconds from the first device's backend entry to the widget's display and to its
-        state holding all ``count`` shards; the comm id and running cell."""
+        """When the widget's display and its state holding all ``count`` shards reached the
+        client; the comm id and running cell."""
         result = self.kernel.start("run_sharded()", allow_stdin=True)
         seen: dict[str, Any] = {}
 
         def watch(msg: Message) -> bool:
             now = time.time()
-            if _stamp(msg) is not None:
-                seen["start"] = _stamp(msg)
             if _widget_display(msg) is not None:
                 seen.setdefault("shown", now)
                 seen["comm_id"] = _widget_display(msg)
             if _arrived(msg) == count:
                 seen.setdefault("all", now)
-            return {"start", "shown", "all"} <= seen.keys()
+            return {"shown", "all"} <= seen.keys()
 
         self.kernel.wait_for(watch, timeout=300)
-        start = seen["start"]
-        return seen["shown"] - start, seen["all"] - start, seen["comm_id"], result
+        return seen["shown"], seen["all"], seen["comm_id"], result
 
     def device_picks(self, comm_id: str, count: int) -> list[float]:
         """Seconds from each device pick to the state update selecting that shard."""
@@ -245,12 +237,12 @@ def kernel_rows() -> list[Row]:
     try:
         ours_display, cli_display = [], []
         for _ in range(BREAKPOINTS):
-            seconds, comm_id, result = bench.ours_display()
-            ours_display.append(seconds)
+            shown_at, comm_id, result = bench.ours_display()
             bench.finish_ours(comm_id, result)
-            seconds, result = bench.cli_display()
-            cli_display.append(seconds)
+            ours_display.append(shown_at - bench.stamp())
+            prompt_at, result = bench.cli_display()
             bench.finish_cli(result)
+            cli_display.append(prompt_at - bench.stamp())
         _, comm_id, result = bench.ours_display()
         ours_clicks = bench.ours_clicks(comm_id)
         bench.finish_ours(comm_id, result)
@@ -441,18 +433,19 @@ def kernel_shard_rows(count: int) -> list[Row]:
     try:
         shown, gathered = [], []
         for _ in range(SHARD_RUNS[count]):
-            seconds, all_seconds, comm_id, result = bench.shards_display(count)
-            shown.append(seconds)
-            gathered.append(all_seconds)
+            shown_at, all_at, comm_id, result = bench.shards_display(count)
             bench.finish_ours(comm_id, result)
+            start = bench.stamp()
+            shown.append(shown_at - start)
+            gathered.append(all_at - start)
         _, _, comm_id, result = bench.shards_display(count)
         picks = bench.device_picks(comm_id, count)
         bench.finish_ours(comm_id, result)
         cli_display = []
         for _ in range(BREAKPOINTS):
-            seconds, result = bench.cli_display()
-            cli_display.append(seconds)
+            prompt_at, result = bench.cli_display()
             bench.finish_cli(result)
+            cli_display.append(prompt_at - bench.stamp())
         _, comm_id, result = bench.ours_display()
         frame_clicks = bench.ours_clicks(comm_id)
         bench.finish_ours(comm_id, result)
