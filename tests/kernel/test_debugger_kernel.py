@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from tests.fixtures.kernel import ExecutionResult, KernelSession, Message
+from tests.fixtures.kernel import ExecutionResult, KernelSession, Message, widget_displayed
 
 pytestmark = pytest.mark.kernel
 
@@ -54,17 +54,6 @@ def _view_update(comm_id: str, predicate) -> Any:
     return matches
 
 
-def _displayed(comm_id: str):
-    """The widget's display_data: a browser can only click once the view is shown."""
-
-    def matches(msg: Message) -> bool:
-        data = msg["content"].get("data", {}) if msg["msg_type"] == "display_data" else {}
-        view = data.get("application/vnd.jupyter.widget-view+json", {})
-        return view.get("model_id") == comm_id
-
-    return matches
-
-
 def _widget_view(msg: Message) -> bool:
     return "application/vnd.jupyter.widget-view+json" in msg["content"].get("data", {})
 
@@ -82,7 +71,7 @@ class Debugging:
         self.open = self.kernel.wait_for(_debugger_open, timeout=120)
         self.comm_id = self.open["content"]["comm_id"]
         self.view = self.open["content"]["data"]["state"]["view"]
-        self.kernel.wait_for(_displayed(self.comm_id), timeout=60)
+        self.kernel.wait_for(widget_displayed(self.comm_id), timeout=60)
 
     def send(self, message: dict[str, Any], until=lambda view: True) -> dict[str, Any]:
         self.kernel.send_custom(self.comm_id, message)

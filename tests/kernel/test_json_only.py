@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.fixtures.kernel import KernelSession, Message
+from tests.fixtures.kernel import KernelSession, Message, widget_displayed
 
 pytestmark = pytest.mark.kernel
 
@@ -42,6 +42,7 @@ def test_debugger_sharding_and_print_log_widgets_send_no_buffers(kernel: KernelS
     assert shown.error is None, shown.error
     stopped = kernel.start("print(f(jnp.arange(3.0)).tolist())", allow_stdin=True)
     comm_id = kernel.wait_for(_debugger_comm)["content"]["comm_id"]
+    kernel.wait_for(widget_displayed(comm_id))
     kernel.send_custom(comm_id, {"type": "rendered"})
     kernel.send_custom(comm_id, {"type": "command", "line": "p v"})
     kernel.send_custom(comm_id, {"type": "command", "line": "c"})

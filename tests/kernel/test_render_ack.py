@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.fixtures.kernel import KernelSession, Message
+from tests.fixtures.kernel import KernelSession, Message, widget_displayed
 
 pytestmark = pytest.mark.kernel
 
@@ -67,6 +67,7 @@ def test_without_stdin_the_headless_policy_applies(unrendered: KernelSession) ->
 def test_a_rendered_widget_keeps_waiting_for_clicks(unrendered: KernelSession) -> None:
     result = unrendered.start(RUN, allow_stdin=True)
     comm_id = unrendered.wait_for(_debugger_comm)["content"]["comm_id"]
+    unrendered.wait_for(widget_displayed(comm_id))
     unrendered.send_custom(comm_id, {"type": "rendered"})
     time.sleep(1.5)  # three times the render timeout: an acknowledged widget is not given up
     unrendered.send_custom(comm_id, {"type": "command", "line": "c"})
