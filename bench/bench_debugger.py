@@ -406,6 +406,11 @@ def shard_rows(count: int) -> list[Row]:
             CLICK_TARGET_MS,
         ),
     ]
+    return _millisecond_rows(rows, command)
+
+
+def _millisecond_rows(rows: list[tuple[str, float, float, str, float]], command: str) -> list[Row]:
+    """``(name, ours, peer, peer name, target ms)`` with times in seconds, as rows in ms."""
     return [
         Row(
             name,
@@ -482,19 +487,7 @@ def kernel_shard_rows(count: int) -> list[Row]:
         ),
     ]
     command = f"python -m bench.bench_debugger kernel-shards{count}"
-    return [
-        Row(
-            name,
-            ours * 1e3,
-            peer * 1e3,
-            "ms",
-            peer_name,
-            f"<= {target:g} ms",
-            ours * 1e3 <= target,
-            command,
-        )
-        for name, ours, peer, peer_name, target in rows
-    ]
+    return _millisecond_rows(rows, command)
 
 
 CASES: dict[str, Callable[[], list[Row]]] = {

@@ -11,14 +11,14 @@ from __future__ import annotations
 
 from typing import Any
 
-import anywidget
 import traitlets
 
 from jaxdbg_widgets._assets import asset, inlined_module
+from jaxdbg_widgets._twin_widget import TwinWidget
 from jaxdbg_widgets.debugger import static_html
 
 
-class DebuggerWidget(anywidget.AnyWidget):
+class DebuggerWidget(TwinWidget):
     """Header, frames, source, locals, transcript and command line of one breakpoint."""
 
     _esm = inlined_module("debugger.js")
@@ -30,12 +30,9 @@ class DebuggerWidget(anywidget.AnyWidget):
         location = self.view.get("header", {}).get("location", "")
         return f"<jaxdbg breakpoint at {location}>"
 
-    def _repr_mimebundle_(self, **kwargs: Any) -> tuple[dict[str, Any], dict[str, Any]] | None:
-        bundle = super()._repr_mimebundle_(**kwargs)
-        if bundle is None:
-            return None
-        data, metadata = bundle
-        return {**data, "text/html": static_html.render(self.view)}, metadata
+    def to_html(self) -> str:
+        """The static twin of this widget: the session as it stands."""
+        return static_html.render(self.view)
 
 
 class FrozenView:

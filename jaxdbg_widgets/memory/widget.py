@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-import anywidget
 import traitlets
 
 from jaxdbg_widgets._assets import asset, inlined_module
+from jaxdbg_widgets._twin_widget import TwinWidget
 from jaxdbg_widgets.memory.html import html_from_view
 from jaxdbg_widgets.memory.model import MemoryMap
 from jaxdbg_widgets.memory.view import memory_view
@@ -17,7 +17,7 @@ from jaxdbg_widgets.sharding.options import RenderOptions
 from jaxdbg_widgets.sharding.view import view_model
 
 
-class MemoryWidget(anywidget.AnyWidget):
+class MemoryWidget(TwinWidget):
     """Heatmap of bytes per device, hover totals, a device's leaves, a leaf's sharding diagram.
 
     ``device`` is the selected device's position in ``view["devices"]`` (-1: none); ``leaf`` the
@@ -79,4 +79,4 @@ class MemoryWidget(anywidget.AnyWidget):
         if bundle is None:
             return None
         data, metadata = bundle
-        return {**data, "text/html": self.to_html(), "text/plain": repr(self)}, metadata
+        return {**data, "text/plain": repr(self)}, metadata  # whole, not cut at 110 characters

@@ -5,17 +5,17 @@ from __future__ import annotations
 
 from typing import Any
 
-import anywidget
 import traitlets
 
 from jaxdbg_widgets._assets import asset, inlined_module
+from jaxdbg_widgets._twin_widget import TwinWidget
 from jaxdbg_widgets.sharding.html import html_from_view
 from jaxdbg_widgets.sharding.layout import ShardingLayout
 from jaxdbg_widgets.sharding.options import RenderOptions
 from jaxdbg_widgets.sharding.view import layout_and_view
 
 
-class ShardingWidget(anywidget.AnyWidget):
+class ShardingWidget(TwinWidget):
     """Per-device grid with hover tooltips, click-to-highlight a device's shards, and zoom.
 
     ``selected`` holds the highlighted device ids (set by a click in the browser or from Python);
@@ -67,10 +67,3 @@ class ShardingWidget(anywidget.AnyWidget):
     def to_html(self) -> str:
         """The static twin of this widget."""
         return html_from_view(self.view)
-
-    def _repr_mimebundle_(self, **kwargs: Any) -> tuple[dict[str, Any], dict[str, Any]] | None:
-        bundle = super()._repr_mimebundle_(**kwargs)
-        if bundle is None:
-            return None
-        data, metadata = bundle
-        return {**data, "text/html": self.to_html()}, metadata
