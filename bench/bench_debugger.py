@@ -231,6 +231,21 @@ def _shard_selected(msg: Message, comm_id: str) -> int | None:
     return shards["selected"] if shards else None
 
 
+def _cli_prompt(bench: _Bench) -> float:
+    """One breakpoint answered by JAX's CLI: seconds from the callback to its first prompt."""
+    prompt_at, result = bench.cli_display()
+    bench.finish_cli(result)
+    return prompt_at - bench.stamp()
+
+
+def _frame_clicks(bench: _Bench) -> list[float]:
+    """One breakpoint of ours: the seconds of each frame click to its updated widget state."""
+    _, comm_id, result = bench.ours_display()
+    clicks = bench.ours_clicks(comm_id)
+    bench.finish_ours(comm_id, result)
+    return clicks
+
+
 def kernel_rows() -> list[Row]:
     """The kernel rows: frame click and breakpoint to widget, against JAX's CLI."""
     bench = _Bench()
@@ -240,12 +255,8 @@ def kernel_rows() -> list[Row]:
             shown_at, comm_id, result = bench.ours_display()
             bench.finish_ours(comm_id, result)
             ours_display.append(shown_at - bench.stamp())
-            prompt_at, result = bench.cli_display()
-            bench.finish_cli(result)
-            cli_display.append(prompt_at - bench.stamp())
-        _, comm_id, result = bench.ours_display()
-        ours_clicks = bench.ours_clicks(comm_id)
-        bench.finish_ours(comm_id, result)
+            cli_display.append(_cli_prompt(bench))
+        ours_clicks = _frame_clicks(bench)
         _, result = bench.cli_display()
         cli_clicks = bench.cli_clicks()
         bench.finish_cli(result)
@@ -446,14 +457,8 @@ def kernel_shard_rows(count: int) -> list[Row]:
         _, _, comm_id, result = bench.shards_display(count)
         picks = bench.device_picks(comm_id, count)
         bench.finish_ours(comm_id, result)
-        cli_display = []
-        for _ in range(BREAKPOINTS):
-            prompt_at, result = bench.cli_display()
-            bench.finish_cli(result)
-            cli_display.append(prompt_at - bench.stamp())
-        _, comm_id, result = bench.ours_display()
-        frame_clicks = bench.ours_clicks(comm_id)
-        bench.finish_ours(comm_id, result)
+        cli_display = [_cli_prompt(bench) for _ in range(BREAKPOINTS)]
+        frame_clicks = _frame_clicks(bench)
     except queue.Empty as err:
         raise RuntimeError("the kernel stopped answering during the benchmark") from err
     finally:

@@ -180,6 +180,13 @@ def subshell_router(subshell_id: str) -> tuple[str, Callable[[Any, Any], str]]:
     return "_reply_subshell_for", lambda data, default: subshell_id
 
 
+def _require_shell_handlers(kernel: Any, msg_types: frozenset[str]) -> None:
+    """Raise ``KeyError`` unless the kernel has a callable shell handler for each type."""
+    for msg_type in sorted(msg_types):
+        if not callable(kernel.shell_handlers.get(msg_type)):
+            raise KeyError(f"kernel.shell_handlers has no {msg_type!r} handler")
+
+
 def _probe_restore_routing(kernel: Any) -> None:
     _probe_subshell(kernel)
     import zmq
@@ -193,9 +200,7 @@ def _probe_restore_routing(kernel: Any) -> None:
     _capabilities.require_parameters(session.deserialize, ("msg_list", "content", "copy"))
     _capabilities.require_parameters(session.serialize, ("msg", "ident"))
     _capabilities.require_attributes(session, ("unpack",))
-    for msg_type in RESTORE_MESSAGES:
-        if not callable(kernel.shell_handlers.get(msg_type)):
-            raise KeyError(f"kernel.shell_handlers has no {msg_type!r} handler")
+    _require_shell_handlers(kernel, RESTORE_MESSAGES)
 
 
 def supports_restore_routing(kernel: Any) -> bool:
@@ -326,9 +331,7 @@ async def _awaited_then(result: Any, after: Callable[[], None]) -> Any:
 def _probe_pump_restore(kernel: Any) -> None:
     _probe_pump(kernel)
     _capabilities.require_parameters(kernel._publish_status, ("status", "channel", "parent"))
-    for msg_type in RESTORE_MESSAGES:
-        if not callable(kernel.shell_handlers.get(msg_type)):
-            raise KeyError(f"kernel.shell_handlers has no {msg_type!r} handler")
+    _require_shell_handlers(kernel, RESTORE_MESSAGES)
 
 
 def supports_pumped_restore(kernel: Any) -> bool:
@@ -341,9 +344,7 @@ def _probe_pump(kernel: Any) -> None:
     _capabilities.require_attributes(queue, ("qsize", "get_nowait", "put_nowait"))
     _capabilities.require_attributes(kernel.shell_stream, ("flush",))
     _capabilities.require_attributes(kernel.session, ("feed_identities", "unpack", "deserialize"))
-    for msg_type in COMM_MESSAGES:
-        if not callable(kernel.shell_handlers.get(msg_type)):
-            raise KeyError(f"kernel.shell_handlers has no {msg_type!r} handler")
+    _require_shell_handlers(kernel, COMM_MESSAGES)
     _capabilities.require_parameters(kernel.session.feed_identities, ("msg_list", "copy"))
     _probe_parent(kernel)
 

@@ -6,17 +6,24 @@ twin; a front end with the widget manager draws the live widget from the same bu
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, ClassVar
 
 import anywidget
 
 
 class TwinWidget(anywidget.AnyWidget):
-    """An anywidget whose display bundle adds ``to_html()`` as ``text/html``."""
+    """An anywidget drawing a ``view`` dict; its display bundle adds ``render_html(view)``.
+
+    Subclasses define the synced ``view`` trait and set ``render_html`` to their static
+    renderer (a ``staticmethod``).
+    """
+
+    render_html: ClassVar[Callable[[dict[str, Any]], str]]
 
     def to_html(self) -> str:
-        """The static rendering of the widget's current state."""
-        raise NotImplementedError
+        """The static twin of this widget: its current view, rendered without JavaScript."""
+        return type(self).render_html(self.view)
 
     def _repr_mimebundle_(self, **kwargs: Any) -> tuple[dict[str, Any], dict[str, Any]] | None:
         bundle = super()._repr_mimebundle_(**kwargs)

@@ -25,14 +25,11 @@ class DebuggerWidget(TwinWidget):
     _css = asset("debugger.css")
 
     view = traitlets.Dict().tag(sync=True)
+    render_html = staticmethod(static_html.render)
 
     def __repr__(self) -> str:
         location = self.view.get("header", {}).get("location", "")
         return f"<jaxdbg breakpoint at {location}>"
-
-    def to_html(self) -> str:
-        """The static twin of this widget: the session as it stands."""
-        return static_html.render(self.view)
 
 
 class FrozenView:

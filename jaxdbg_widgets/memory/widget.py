@@ -30,6 +30,7 @@ class MemoryWidget(TwinWidget):
     )
 
     view = traitlets.Dict().tag(sync=True)
+    render_html = staticmethod(html_from_view)
     device = traitlets.Int(-1).tag(sync=True)
     leaf = traitlets.Int(-1).tag(sync=True)
     leaf_view = traitlets.Dict().tag(sync=True)
@@ -69,10 +70,6 @@ class MemoryWidget(TwinWidget):
 
     def __repr__(self) -> str:
         return f"MemoryWidget({self._memory.source}: {', '.join(self.view['summary'])})"
-
-    def to_html(self) -> str:
-        """The static twin of this widget."""
-        return html_from_view(self.view)
 
     def _repr_mimebundle_(self, **kwargs: Any) -> tuple[dict[str, Any], dict[str, Any]] | None:
         bundle = super()._repr_mimebundle_(**kwargs)

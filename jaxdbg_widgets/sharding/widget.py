@@ -26,6 +26,7 @@ class ShardingWidget(TwinWidget):
     _css = asset("sharding.css")
 
     view = traitlets.Dict().tag(sync=True)
+    render_html = staticmethod(html_from_view)
     selected = traitlets.List(traitlets.Int()).tag(sync=True)
     zoom = traitlets.Float(1.0).tag(sync=True)
 
@@ -63,7 +64,3 @@ class ShardingWidget(TwinWidget):
     def __repr__(self) -> str:
         summary = ", ".join(self.view["summary"])
         return f"ShardingWidget({self._layout.kind}: {summary})"
-
-    def to_html(self) -> str:
-        """The static twin of this widget."""
-        return html_from_view(self.view)

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from jupyter_client import BlockingKernelClient
 
-from tests.fixtures.kernel import KernelSession, Message
+from tests.fixtures.kernel import KernelSession, Message, next_iopub
 from tests.kernel.test_debugger_kernel import SETUP, Debugging
 
 pytestmark = pytest.mark.kernel
@@ -73,17 +73,7 @@ class Page:
         )["content"]["data"]
 
     def iopub(self, predicate: Callable[[Message], bool]) -> Message:
-        deadline = time.monotonic() + REPLY_SECONDS
-        while True:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                raise TimeoutError("no matching iopub message in time")
-            try:
-                msg = self.client.get_iopub_msg(timeout=remaining)
-            except queue.Empty:
-                continue
-            if predicate(msg):
-                return msg
+        return next_iopub(self.client, predicate, REPLY_SECONDS)
 
 
 @pytest.fixture

@@ -5,9 +5,10 @@ the shell stream: the blocked breakpoint may. Each step moves the stream's messa
 kernel's queue, handles the ``comm_msg``/``comm_close`` messages of the inbox's comm with the
 kernel's own handlers and puts every other message back, in order, for the main loop to
 handle after the cell. What a reloaded page (or a second tab) sends to get its widgets back is
-handled too, so the debugger widget comes back while it waits. A message that cannot be parsed is logged and put back; after
-:data:`MAX_PARSE_FAILURES` in a row the pump gives up (:class:`NoTransport`), so the
-breakpoint falls back to the typed prompt instead of silently losing clicks.
+handled too, so the debugger widget comes back while it waits. A message that cannot be parsed
+is logged and put back; after :data:`MAX_PARSE_FAILURES` in a row the pump gives up
+(:class:`NoTransport`), so the breakpoint falls back to the typed prompt instead of silently
+losing clicks.
 """
 
 from __future__ import annotations
