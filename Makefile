@@ -11,7 +11,9 @@ NBVAL := --nbval --nbval-sanitize-with notebooks/nbval_sanitize.cfg --nbval-cell
 export XLA_FLAGS ?= --xla_force_host_platform_device_count=8
 export JAX_PLATFORMS ?= cpu
 
-.PHONY: demo test lint test-js test-python test-ipykernel6 test-notebooks test-colab test-jax-matrix chromium bench
+# Seeds for the unit suite in random order: it must pass in any order.
+RANDOM_ORDER_SEEDS ?= 1 2
+.PHONY: demo test lint test-js test-python test-random-order test-ipykernel6 test-notebooks test-colab test-jax-matrix chromium bench
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -22,7 +24,7 @@ $(STAMP): pyproject.toml
 $(STAMP6): pyproject.toml
 	$(PYTHON) -m venv $(VENV6)
 	$(VENV6)/bin/pip install --quiet --upgrade pip
-	$(VENV6)/bin/pip install --quiet -e . 'ipykernel>=6.29,<7' pytest jupyter_client nbformat
+	$(VENV6)/bin/pip install --quiet -e . 'ipykernel>=6.29,<7' pytest pytest-timeout jupyter_client nbformat
 	touch $(STAMP6)
 
 chromium:
@@ -41,8 +43,13 @@ test-js:
 test-python: $(STAMP) chromium
 	$(BIN)/pytest tests
 
+test-random-order: $(STAMP)
+	for seed in $(RANDOM_ORDER_SEEDS); do \
+	  $(BIN)/pytest -q -p random_order --random-order-seed=$$seed tests/unit || exit 1; \
+	done
+
 test-ipykernel6: $(STAMP6)
-	$(VENV6)/bin/python -m pytest tests/kernel/test_transports.py tests/unit/test_transports.py tests/kernel/test_debugger_kernel.py tests/kernel/test_reload_kernel.py
+	$(VENV6)/bin/python -m pytest tests/kernel/test_transports.py tests/unit/test_transports.py tests/kernel/test_debugger_kernel.py tests/kernel/test_reload_kernel.py tests/kernel/test_busy_status.py tests/unit/test_busy_status.py
 
 test-notebooks: $(STAMP)
 	$(BIN)/pytest $(NBVAL) notebooks
@@ -55,6 +62,8 @@ test-colab:
 test-jax-matrix:
 	bash .ci/jax-matrix.sh
 
+# The unit suite's random orders (seeds 1 and 2) run in the JAX matrix; test-random-order runs
+# both here.
 test: lint test-js test-python test-ipykernel6 test-notebooks test-colab test-jax-matrix
 
 bench: $(STAMP)

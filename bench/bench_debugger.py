@@ -36,6 +36,7 @@ import numpy as np
 
 from bench.report import Row, format_table
 from jaxdbg_widgets.core.frames import Frame
+from jaxdbg_widgets.core.shard_place import ShardPlace
 from jaxdbg_widgets.debugger.protocol import apply_message
 from jaxdbg_widgets.debugger.session import Session
 from jaxdbg_widgets.debugger.shard_session import ShardSession
@@ -324,7 +325,11 @@ def _gather(count: int) -> tuple[float, ShardSession, ShardViewBuilder, list[thr
 
     def device(index: int) -> None:
         shard = shards.add(
-            Session(_shard_frames(index), thread_id=index, device=f"CPU {index} (x={index})")
+            Session(
+                _shard_frames(index),
+                thread_id=index,
+                shard=ShardPlace((("x", index),), f"CPU {index}"),
+            )
         )
         shards.wait(shard)
 
@@ -332,7 +337,7 @@ def _gather(count: int) -> tuple[float, ShardSession, ShardViewBuilder, list[thr
     start = time.perf_counter()
     for thread in threads:
         thread.start()
-    shards.wait_for_hits(count, timeout=60)
+    shards.wait_for_hits(count, quiet=60)
     json.dumps(builder.build())
     return time.perf_counter() - start, shards, builder, threads
 

@@ -60,7 +60,7 @@ def _prints(run, n: int = PRINTS) -> Callable[[], None]:
 
 def _with_log(round_: Callable[[], None]) -> Callable[[], None]:
     """The same round with a print log attached (as ``%load_ext jaxdbg`` attaches one)."""
-    from jaxdbg_widgets.notebook.printlog import PrintLog
+    from jaxdbg_widgets.notebook.printlog_display import PrintLog
 
     def logged() -> None:
         with PrintLog():
@@ -112,7 +112,7 @@ def _time_rows() -> list[Row]:
 def _messages_per_second(make_sink) -> tuple[float, int]:
     """Messages sent per second while the loop prints, and how many prints the log saw."""
     import jaxdbg_widgets
-    from jaxdbg_widgets.notebook.printlog import PrintLog
+    from jaxdbg_widgets.notebook.printlog_display import PrintLog
 
     round_ = _prints(_loop(jaxdbg_widgets.print))
     with PrintLog() as log:
@@ -173,7 +173,8 @@ def _bytes_held(make, fill) -> int:
 
 def _memory_rows() -> list[Row]:
     from jaxdbg_widgets.core.sinks import PrintRecord
-    from jaxdbg_widgets.notebook.printlog import DEFAULT_CAPACITY, PrintLog
+    from jaxdbg_widgets.notebook.printlog import DEFAULT_CAPACITY
+    from jaxdbg_widgets.notebook.printlog_display import PrintLog
 
     many = 10 * DEFAULT_CAPACITY
 

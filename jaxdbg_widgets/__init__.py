@@ -8,6 +8,7 @@ first use, so ``import jaxdbg_widgets`` loads no IPython, ipywidgets or anywidge
 from typing import Any
 
 from jaxdbg_widgets._version import __version__
+from jaxdbg_widgets.comms import communication_map, communication_map_from_text
 from jaxdbg_widgets.core import (
     DebugEffect,
     DebuggerQuit,
@@ -25,6 +26,8 @@ from jaxdbg_widgets.core import (
 from jaxdbg_widgets.debugger import standalone as _standalone
 from jaxdbg_widgets.debugger.scripts import script
 from jaxdbg_widgets.memory import memory_map
+from jaxdbg_widgets.nans import NonfiniteReport, find_nonfinite
+from jaxdbg_widgets.pictures import show
 from jaxdbg_widgets.sharding import (
     inspect_array_sharding,
     sharding_html,
@@ -38,15 +41,19 @@ from jaxdbg_widgets.sharding.stand_in import GridSharding
 _standalone.install()  # jdw.breakpoint, scripts and $JAXDBG_HEADLESS work without %load_ext
 
 _LAZY = {
-    "PrintLog": "jaxdbg_widgets.notebook.printlog",
+    "PrintLog": "jaxdbg_widgets.notebook.printlog_display",
     "session_log": "jaxdbg_widgets.notebook.session_log",
     "ShardingWidget": "jaxdbg_widgets.sharding.widget",
+    "CommunicationWidget": "jaxdbg_widgets.comms.widget",
+    "cluster": "jaxdbg_widgets.multiprocess.job",
 }
 
 __all__ = [
+    "CommunicationWidget",
     "DebugEffect",
     "DebuggerQuit",
     "GridSharding",
+    "NonfiniteReport",
     "OrderedDebugEffect",
     "PrintLog",
     "ShardingWidget",
@@ -55,8 +62,12 @@ __all__ = [
     "breakpoint_if",
     "breakpoint_if_nonfinite",
     "callback",
+    "cluster",
+    "communication_map",
+    "communication_map_from_text",
     "current_batch",
     "effects_barrier",
+    "find_nonfinite",
     "inspect_array_sharding",
     "log",
     "memory_map",
@@ -67,6 +78,7 @@ __all__ = [
     "sharding_html",
     "sharding_layout",
     "sharding_text",
+    "show",
     "visualize_array_sharding",
     "visualize_sharding",
 ]

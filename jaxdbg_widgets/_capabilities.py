@@ -1,10 +1,11 @@
 """Capability checks for the private APIs of JAX, IPython and ipykernel, in one table.
 
-Each adapter (``core/_jax_internals.py`` for JAX, ``_kernel_internals.py`` for IPython and
-ipykernel) records one :class:`Capability` per private thing it relies on: a name and a
-signature checked at load, and the user-facing feature that is turned off when the check
-fails. ``%jaxdbg status`` and the load message read this table; nothing here imports a
-foreign library.
+Each adapter (``core/_jax_internals.py`` for JAX, the ``_kernel`` package for IPython,
+ipykernel and CPython's thread and signal hooks) records one :class:`Capability` per private
+thing it relies on: a name and a signature checked at load, and the user-facing feature that
+is turned off when the check fails. This table is the one source of truth: the rest of the
+package asks :func:`has` and never probes again. ``%jaxdbg status`` and the load message read
+it too; nothing here imports a foreign library.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from typing import Any
 class Capability:
     """One private API checked at load: what it enables, and why it is off when it is."""
 
-    library: str  # "jax", "ipykernel" or "ipython"
+    library: str  # "jax", "ipykernel", "ipython" or "python"
     name: str  # a short stable id, e.g. "callback-lowering"
     feature: str  # what the user loses when it fails, e.g. "jaxdbg print inside jit"
     ok: bool
@@ -41,8 +42,10 @@ def check(library: str, name: str, feature: str, probe: Callable[[], Any]) -> Ca
     try:
         probe()
     except Exception as error:  # a failed probe turns a feature off; it never fails the caller
-        reason = f"{type(error).__name__}: {error}".splitlines()[0]
-        capability = Capability(library, name, feature, False, reason)
+        # imported here: the JAX adapter records its checks while jaxdbg_widgets.core loads
+        from jaxdbg_widgets.core.errors import one_line
+
+        capability = Capability(library, name, feature, False, one_line(error))
     else:
         capability = Capability(library, name, feature, True)
     with _lock:
@@ -54,6 +57,11 @@ def has(library: str, name: str) -> bool:
     """Whether the capability was checked and passed (unchecked counts as unavailable)."""
     capability = _table.get((library, name))
     return capability is not None and capability.ok
+
+
+def was_checked(library: str, name: str) -> bool:
+    """Whether the capability has a recorded result, passed or not."""
+    return (library, name) in _table
 
 
 def all_capabilities() -> list[Capability]:

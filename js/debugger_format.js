@@ -56,7 +56,8 @@ export function hasNonFinite(summary) {
   return Boolean(summary && (summary.nan || summary.inf));
 }
 
-/** The header's detail line: thread or device, batch index, breakpoint number, status. */
+/** The header's detail line: thread or device, batch index, what stopped (`breakpoint #2`,
+ * `post-mortem`), status. */
 export function headerDetails(header, status) {
   const parts = [];
   if (header?.thread) {
@@ -67,7 +68,7 @@ export function headerDetails(header, status) {
     const original = element !== undefined && element !== index ? ` (element ${element})` : "";
     parts.push(`batch ${index} of ${size}${original}`);
   }
-  parts.push(`breakpoint #${header?.hit ?? 1}`);
+  parts.push(header?.stop ?? "breakpoint");
   parts.push(STATUS_TEXT[status] ?? String(status ?? ""));
   return parts.join(" · ");
 }
@@ -156,16 +157,48 @@ export function deviceOption(device) {
   return parts.join(" · ");
 }
 
+/** `text` as device names are compared: no case, no spaces (`cpu216`, `data=13,model=8`). */
+function spelling(text) {
+  return String(text).replace(/\s+/g, "").toLowerCase();
+}
+
+/**
+ * The position of the shard that `text` names, as the device selector shows it: its shard
+ * number (`216`), its label (`CPU 216 (data=13, model=8)`), its device (`CPU 216`) or its mesh
+ * position (`data=13, model=8`), in any case and spacing; `null` when none does.
+ */
+export function findDevice(shards, text) {
+  const wanted = spelling(text);
+  const devices = shards?.devices ?? [];
+  if (!wanted) {
+    return null;
+  }
+  if (/^\d+$/.test(wanted)) {
+    const byIndex = devices.findIndex((device) => device.index === Number(wanted));
+    return byIndex === -1 ? null : byIndex;
+  }
+  const found = devices.findIndex((device) => {
+    const open = device.label.lastIndexOf(" (");
+    const names = [device.label];
+    if (open !== -1 && device.label.endsWith(")")) {
+      names.push(device.label.slice(0, open), device.label.slice(open + 2, -1));
+    }
+    return names.some((name) => spelling(name) === wanted);
+  });
+  return found === -1 ? null : found;
+}
+
 /**
  * The compare view's rows, one per gathered shard: `{position, label, value, error, differs,
- * selected}`; empty without a compare.
+ * selected}`, the differing shards first so a long table starts with them; empty without a
+ * compare.
  */
 export function compareRows(shards) {
   const compare = shards?.compare;
   if (!compare) {
     return [];
   }
-  return compare.rows.map((row, position) => ({
+  const rows = compare.rows.map((row, position) => ({
     position,
     label: shards.devices[position]?.label ?? String(position),
     value: row.value,
@@ -173,16 +206,32 @@ export function compareRows(shards) {
     differs: Boolean(row.differs),
     selected: position === shards.selected,
   }));
+  return [...rows.filter((row) => row.differs), ...rows.filter((row) => !row.differs)];
 }
 
-/** The line under the compare table: how many shards differ, or that all agree. */
+/**
+ * The compare's row of pictures, or null when its values are no arrays of one shape: the
+ * scale, and each tile with its `caption` (a group says how many shards it holds) and whether
+ * the shard its click selects is the selected one.
+ */
+export function compareTiles(shards) {
+  const pictures = shards?.compare?.pictures;
+  if (!pictures || pictures.tiles.length === 0) {
+    return null;
+  }
+  const tiles = pictures.tiles.map((tile) => ({
+    ...tile,
+    caption: tile.count > 1 ? `${tile.label} (${tile.count})` : tile.label,
+    selected: tile.position === shards.selected,
+  }));
+  return { scale: pictures.scale, tiles, more: pictures.more };
+}
+
+/** The line under the compare table: the session's verdict (which shards differ, or a tie). */
 export function compareVerdict(shards) {
   const compare = shards?.compare;
   if (!compare) {
     return "";
   }
-  const total = compare.rows.length;
-  return compare.differing
-    ? `${compare.differing} of ${total} shards differ from the most common value`
-    : `all ${total} shards agree`;
+  return compare.verdict;
 }

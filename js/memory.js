@@ -1,7 +1,7 @@
 // The memory widget: a heatmap of bytes per device on the mesh, hover totals, a click lists the
 // device's leaves, a click on a leaf draws its sharding diagram, and a sortable leaf table.
 import sharding from "./sharding.js";
-import { element } from "./dom.js";
+import { element, keepKeys } from "./dom.js";
 import {
   deviceLeaves,
   expandLeaves,
@@ -10,9 +10,118 @@ import {
   leavesByGroup,
   localModel,
   matchesFilter,
+  processLine,
   sortedLeaves,
 } from "./memory_model.js";
 import { tooltipPosition } from "./sharding_grid.js";
+
+// The JSON the kernel sends (`view`, `leaf_view`) and the traits the widget sets, declared once
+// here and once in jaxdbg_widgets/memory/schema.py under the same names; a unit test checks that
+// they agree.
+
+/** @typedef {import("./sharding.js").ShardingView} ShardingView */
+
+/**
+ * The heatmap's grid: its size, labels and `[row, col, device position]` places.
+ * @typedef {Object} HeatGrid
+ * @property {number} rows
+ * @property {number} cols
+ * @property {string} row_label
+ * @property {string} col_label
+ * @property {string} title
+ * @property {Array<[number, number, number]>} cells
+ */
+
+/**
+ * One device's bytes, fill and text colours, and tooltip lines.
+ * @typedef {Object} MemoryDevice
+ * @property {number} id
+ * @property {number} process
+ * @property {string} platform
+ * @property {number} bytes
+ * @property {string} human
+ * @property {string} color
+ * @property {string} text
+ * @property {Array<string>} tooltip
+ */
+
+/**
+ * The colour bar's stops and its low, middle and high byte labels.
+ * @typedef {Object} Legend
+ * @property {Array<string>} colors
+ * @property {[string, string, string]} ticks
+ */
+
+/**
+ * What the leaves of one sharding and shape share; `set` indexes `device_sets`, and `elements`
+ * is one count for every device or one per device of the set.
+ * @typedef {Object} MemoryGroup
+ * @property {number} set
+ * @property {number|Array<number>} elements
+ * @property {string} shape
+ * @property {string} spec
+ * @property {string} shard_shape
+ * @property {number} replication
+ * @property {number} total_elements
+ * @property {number} max_elements
+ */
+
+/**
+ * XLA's memory analysis: `[label, bytes or null, text]` rows, the peak and notes; the positions
+ * of the devices running the program, and the `[label, bytes, text]` rows each holds beyond its
+ * leaves (aliased bytes negative).
+ * @typedef {Object} ProgramView
+ * @property {Array<[string, number|null, string]>} rows
+ * @property {[number, string]} peak
+ * @property {Array<string>} notes
+ * @property {Array<number>} devices
+ * @property {Array<[string, number, string]>} device_rows
+ */
+
+/**
+ * Everything the map draws; each leaf is `[path, dtype number, group number]`.
+ * @typedef {Object} MemoryView
+ * @property {string} source
+ * @property {Array<string>} summary
+ * @property {HeatGrid} grid
+ * @property {Array<MemoryDevice>} devices
+ * @property {Legend} legend
+ * @property {Array<[number, number, string]>} processes
+ * @property {string} limits
+ * @property {Array<[string, number, number]>} leaves
+ * @property {Array<[string, number]>} dtypes
+ * @property {Array<number>} flagged
+ * @property {Array<MemoryGroup>} groups
+ * @property {Array<Array<number>>} device_sets
+ * @property {string} flag_note
+ * @property {ProgramView|null} program
+ * @property {Array<string>} notes
+ */
+
+/**
+ * The position of the leaf a diagram belongs to.
+ * @typedef {Object} LeafTag
+ * @property {number} leaf
+ */
+
+/**
+ * The selected leaf's sharding diagram, tagged with the leaf's position.
+ * @typedef {ShardingView & LeafTag} LeafView
+ */
+
+/**
+ * No leaf selected: an empty object.
+ * @typedef {Object} NoLeaf
+ */
+
+/**
+ * The widget's synced state: the view, the selected device and leaf, the leaf's diagram.
+ * @typedef {Object} MemoryModel
+ * @property {MemoryView} view
+ * @property {number} device
+ * @property {number} leaf
+ * @property {LeafView|NoLeaf} leaf_view
+ */
 
 const ROW_LIMIT = 200;
 const LABEL_BYTES_LIMIT = 64;
@@ -70,10 +179,8 @@ function drawLegend(view) {
 
 function drawNotes(view) {
   const notes = element("div", "jdw-mem-notes");
-  if (view.processes.length > 1) {
-    const parts = view.processes.map(([p, , human]) => `process ${p}: ${human}`);
-    notes.append(element("div", "", `per process: ${parts.join(", ")}`));
-  }
+  const perProcess = processLine(view.processes, view.devices);
+  if (perProcess) notes.append(element("div", "", perProcess));
   notes.append(element("div", "", view.limits));
   for (const line of view.notes) notes.append(element("div", "", line));
   return notes;
@@ -126,12 +233,13 @@ function leafRow(view, index, bytes) {
   return tr;
 }
 
+/** Draws the model's `view` ({@link MemoryModel}) in `el`; picks set `device` and `leaf`. */
 function render({ model, el }) {
   const sent = model.get("view");
   const view = { ...sent, leaves: expandLeaves(sent) };
   const byGroup = leavesByGroup(view);
   const root = element("div", "jdw-mem");
-  root.dataset.lmSuppressShortcuts = "true"; // arrow keys move within the grid, not between cells
+  keepKeys(root); // arrow keys move within the grid, not between cells
   const title = ["memory map", view.source, ...view.summary].join(" · ");
   const head = element("div", "jdw-mem-head", title);
   const scroll = element("div", "jdw-mem-scroll");
@@ -187,6 +295,17 @@ function render({ model, el }) {
     for (const entry of held.slice(0, ROW_LIMIT)) {
       table.append(leafRow(view, entry.leaf, entry.bytes));
     }
+    // A device running the program also holds XLA's temporaries and code, and its aliased
+    // bytes are counted once: these rows make the panel add up to the device's total.
+    if (view.program?.devices?.includes(index)) {
+      for (const [label, , human] of view.program.device_rows ?? []) {
+        const tr = element("tr", "jdw-mem-extra");
+        const what = element("td", "jdw-mem-dim", label);
+        what.colSpan = 3;
+        tr.append(what, element("td", "jdw-mem-num", human));
+        table.append(tr);
+      }
+    }
     devicePanel.append(table);
     if (held.length > ROW_LIMIT) {
       const more = `first ${ROW_LIMIT} of ${held.length}; filter to narrow`;
@@ -212,6 +331,8 @@ function render({ model, el }) {
           descending = key === sortKey ? !descending : firstDescending;
           sortKey = key;
           showLeaves();
+          // the redrawn header's button takes the focus, so keys (Escape) still reach the map
+          tableBox.querySelector(`[data-sort="${key}"]`)?.focus();
         });
         th.append(button);
       } else {

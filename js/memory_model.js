@@ -1,7 +1,28 @@
 // Pure helpers for the memory widget: units, a device's leaves, sorting, filtering, keyboard
 // moves on the heatmap, and a local model for drawing a sharding diagram. No DOM here.
 
-const UNITS = ["B", "KiB", "MiB", "GiB", "TiB", "PiB"];
+const UNITS = ["B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB", "ZiB", "YiB"];
+
+/**
+ * `per process: process 0: 32 B on 2 devices, fullest 24 B; ...` for a map of several
+ * processes (null for one): the same text as the Python `process_line`.
+ */
+export function processLine(processes, devices) {
+  if (processes.length <= 1) return null;
+  const counts = new Map();
+  const fullest = new Map();
+  for (const { process, bytes } of devices) {
+    counts.set(process, (counts.get(process) ?? 0) + 1);
+    fullest.set(process, Math.max(fullest.get(process) ?? 0, bytes));
+  }
+  const parts = processes.map(([p, , human]) => {
+    const n = counts.get(p) ?? 0;
+    const noun = n === 1 ? "device" : "devices";
+    const top = humanBytes(fullest.get(p) ?? 0);
+    return `process ${p}: ${human} on ${n.toLocaleString("en-US")} ${noun}, fullest ${top}`;
+  });
+  return `per process: ${parts.join("; ")}`;
+}
 
 /** `1.50 MiB` for 1572864: the same text as the Python `human_bytes`. */
 export function humanBytes(count) {

@@ -1,6 +1,59 @@
 // The print log widget: a filter box, a status line and a table of the newest matching prints.
 import { COLUMNS, debounce, rowCells, statusLine } from "./printlog_format.js";
-import { element } from "./dom.js";
+import { element, keepKeys } from "./dom.js";
+import { drawPicture } from "./pictures.js";
+
+// The JSON the kernel sends (`rows`, `stats`) and the filter the widget sets, declared once here
+// and once in jaxdbg_widgets/notebook/printlog_schema.py under the same names; a unit test
+// checks that they agree.
+
+/**
+ * One print as the table shows it; `cell` is null outside a cell.
+ * @typedef {Object} PrintRow
+ * @property {number} index
+ * @property {number|null} cell
+ * @property {string} time
+ * @property {string} site
+ * @property {string} text
+ * @property {string} values
+ * @property {number} arrays
+ */
+
+/**
+ * How many prints were seen, kept, dropped and matched, and the log's capacity.
+ * @typedef {Object} PrintStats
+ * @property {number} seen
+ * @property {number} kept
+ * @property {number} dropped
+ * @property {number} matched
+ * @property {number} capacity
+ */
+
+/** @typedef {import("./pictures.js").PicturesView} PicturesView */
+
+/**
+ * The pictures of the arrays one print carried; `index` is the print's.
+ * @typedef {Object} PrintPictures
+ * @property {number} index
+ * @property {PicturesView} view
+ */
+
+/**
+ * No print expanded: an empty object.
+ * @typedef {Object} NoPictures
+ */
+
+/**
+ * The widget's synced state: the newest matching rows, the counts, the filter, the limit,
+ * the expanded print (-1: none) and its pictures.
+ * @typedef {Object} PrintLogModel
+ * @property {Array<PrintRow>} rows
+ * @property {PrintStats} stats
+ * @property {string} query
+ * @property {number} limit
+ * @property {number} expanded
+ * @property {PrintPictures|NoPictures} pictures
+ */
 
 const FILTER_DELAY_MS = 150;
 
@@ -14,16 +67,36 @@ function buildHead() {
   return head;
 }
 
-function buildRow(row) {
+/** One print's row; one that carried arrays has a button that expands it into pictures. */
+function buildRow(row, expanded, toggle) {
   const tr = element("tr");
-  rowCells(row).forEach((text, i) => {
-    tr.appendChild(element("td", `jaxdbg-printlog-col-${COLUMNS[i][0]}`, text));
-  });
+  const tds = rowCells(row).map((text, i) => element("td", `jaxdbg-printlog-col-${COLUMNS[i][0]}`, text));
+  tr.append(...tds);
+  if (row.arrays) {
+    const open = expanded === row.index;
+    const label = `${open ? "▾" : "▸"} ${row.arrays === 1 ? "picture" : `${row.arrays} pictures`}`;
+    const button = element("button", "jaxdbg-printlog-expand", label);
+    button.setAttribute("aria-expanded", String(open));
+    button.addEventListener("click", () => toggle(row.index));
+    tds[tds.length - 1].appendChild(button);
+  }
   return tr;
 }
 
+/** The row under an expanded print: its arrays' pictures across the whole table. */
+function buildPictures(pictures) {
+  const tr = element("tr", "jaxdbg-printlog-pictures");
+  const td = element("td", "");
+  td.colSpan = COLUMNS.length;
+  td.append(...pictures.view.pictures.map(drawPicture));
+  tr.appendChild(td);
+  return tr;
+}
+
+/** Draws the model's rows ({@link PrintLogModel}) in `el`; the filter box sets `query`. */
 function render({ model, el }) {
   const root = element("div", "jaxdbg-printlog");
+  keepKeys(root);
   const filter = element("input", "jaxdbg-printlog-filter");
   filter.type = "search";
   filter.placeholder = "filter by call site or text";
@@ -42,11 +115,23 @@ function render({ model, el }) {
     model.save_changes();
   }, FILTER_DELAY_MS);
   filter.addEventListener("input", () => sendQuery(filter.value));
+  const toggle = (index) => {
+    model.set("expanded", model.get("expanded") === index ? -1 : index);
+    model.save_changes();
+  };
 
   const update = () => {
     const rows = model.get("rows") ?? [];
     const atBottom = scroller.scrollTop + scroller.clientHeight >= scroller.scrollHeight - 4;
-    body.replaceChildren(...rows.map(buildRow));
+    const expanded = model.get("expanded");
+    const pictures = model.get("pictures");
+    body.replaceChildren(
+      ...rows.flatMap((row) => {
+        const tr = buildRow(row, expanded, toggle);
+        const open = row.index === expanded && pictures && pictures.index === row.index;
+        return open ? [tr, buildPictures(pictures)] : [tr];
+      }),
+    );
     status.textContent = statusLine(model.get("stats"), rows.length);
     if (atBottom) {
       scroller.scrollTop = scroller.scrollHeight;
@@ -60,12 +145,16 @@ function render({ model, el }) {
   model.on("change:rows", update);
   model.on("change:stats", update);
   model.on("change:query", syncFilter);
+  model.on("change:pictures", update);
+  model.on("change:expanded", update);
   update();
 
   return () => {
     model.off("change:rows", update);
     model.off("change:stats", update);
     model.off("change:query", syncFilter);
+    model.off("change:pictures", update);
+    model.off("change:expanded", update);
   };
 }
 

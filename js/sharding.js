@@ -1,66 +1,69 @@
-// The sharding widget: draws the view model sent from Python as CSS grids, with a hover
-// tooltip, click-to-highlight of a device's shards, zoom and scrolling.
-import { textColorFor } from "./sharding_contrast.js";
+// The sharding widget: draws the view model sent from Python, as an element per shard for small
+// views and on canvases past CANVAS_CELLS shards, with a hover tooltip, click-to-highlight of a
+// device's shards, keyboard moves, zoom and scrolling.
+import { CANVAS_CELLS, canvasSurface } from "./sharding_canvas.js";
+import { cellSurface } from "./sharding_cells.js";
 import {
   cellRecords,
   cellsHolding,
-  compactTracks,
   fitZoom,
-  gridTracks,
-  labelWords,
-  neighbourCell,
   refinedFit,
   selectionSummary,
   steppedZoom,
   toggledSelection,
   tooltipPosition,
 } from "./sharding_grid.js";
-import { element } from "./dom.js";
+import { element, keepKeys } from "./dom.js";
+
+// The JSON the kernel sends (`view`) and the traits the widget sets, declared once here and once
+// in jaxdbg_widgets/sharding/schema.py under the same names; a unit test checks that they agree.
+
+/**
+ * One list per field, each in cell order; `tip` indexes the view's `tips` table.
+ * @typedef {Object} CellColumns
+ * @property {Array<string>} label
+ * @property {Array<Array<number>>} devices
+ * @property {Array<string>} index
+ * @property {Array<number>} tip
+ * @property {Array<string|null>} color
+ */
+
+/**
+ * One grid of cells: its title, axis labels, track sizes and `[row, col, cell]` places.
+ * @typedef {Object} FacetView
+ * @property {string} title
+ * @property {number} rows
+ * @property {number} cols
+ * @property {string} row_label
+ * @property {string} col_label
+ * @property {Array<number>} col_widths
+ * @property {Array<number|null>} row_heights
+ * @property {Array<[number, number, number]>} cells
+ */
+
+/**
+ * Everything the diagram draws: header, facets, cells, tooltip table and processes.
+ * @typedef {Object} ShardingView
+ * @property {string} kind
+ * @property {Array<string>} summary
+ * @property {boolean} use_color
+ * @property {Array<FacetView>} facets
+ * @property {CellColumns} cells
+ * @property {Array<[string, string, string]>} tips
+ * @property {Array<[number, string]>} processes
+ * @property {Array<[number, number]>} [process_edges] cells at a process boundary, with
+ *   their sides (absent from views saved by earlier versions)
+ */
+
+/**
+ * The widget's synced state: the view, the highlighted device ids and the zoom.
+ * @typedef {Object} ShardingModel
+ * @property {ShardingView} view
+ * @property {Array<number>} selected
+ * @property {number} zoom
+ */
 
 const LEGEND_LIMIT = 64;
-
-function drawFacet(facet, cells, useColor) {
-  const figure = element("figure", "jdw-shw-facet");
-  if (facet.title) figure.append(element("figcaption", "", facet.title));
-  const frame = element("div", "jdw-shw-frame");
-  frame.append(element("div", "jdw-shw-collabel", facet.col_label ? `${facet.col_label} →` : ""));
-  frame.append(element("div", "jdw-shw-rowlabel", facet.row_label ? `${facet.row_label} →` : ""));
-  const grid = element("div", "jdw-shw-grid");
-  grid.setAttribute("role", "grid");
-  grid.setAttribute("aria-label", facet.title ? `shards ${facet.title}` : "shards");
-  facet.cells.forEach(([row, col, index], order) => {
-    const cell = cells[index];
-    const box = element("div", "jdw-shw-cell");
-    const label = element("span", "jdw-shw-label");
-    for (const [i, word] of labelWords(cell.label).entries()) {
-      if (i > 0) label.append(" ");
-      label.append(element("span", i === 0 ? "jdw-shw-platform" : "", word));
-    }
-    box.append(label);
-    box.dataset.cell = String(index);
-    box.style.gridRow = String(row + 1);
-    box.style.gridColumn = String(col + 1);
-    box.setAttribute("role", "gridcell");
-    box.setAttribute("aria-label", cell.tooltip.replaceAll("\n", ", "));
-    box.tabIndex = order === 0 ? 0 : -1; // one tab stop per facet; arrows move within it
-    if (useColor && cell.color) {
-      box.style.background = cell.color;
-      box.style.color = textColorFor(cell.color);
-    }
-    grid.append(box);
-  });
-  frame.append(grid);
-  figure.append(frame);
-  return { figure, grid, facet };
-}
-
-function setTracks(drawn, cells, compact) {
-  for (const { grid, facet } of drawn) {
-    const tracks = compact ? compactTracks(facet, cells) : gridTracks(facet);
-    grid.style.gridTemplateColumns = tracks.columns;
-    grid.style.gridTemplateRows = tracks.rows;
-  }
-}
 
 function drawLegend(view, cells) {
   const legend = element("div", "jdw-shw-legend");
@@ -84,10 +87,12 @@ function drawLegend(view, cells) {
   return legend;
 }
 
+/** Draws the model's `view` ({@link ShardingModel}) in `el`; clicks and zoom set its traits. */
 function render({ model, el }) {
   const view = model.get("view");
-  const cells = cellRecords(view.cells, view.tips);
+  const cells = cellRecords(view.cells, view.tips, view.process_edges ?? []);
   const root = element("div", "jdw-shw");
+  keepKeys(root);
   root.tabIndex = 0;
   const head = element("div", "jdw-shw-head", [view.kind, ...view.summary].join(" · "));
   const bar = element("div", "jdw-shw-bar");
@@ -102,27 +107,28 @@ function render({ model, el }) {
   bar.append(zoomOut, zoomLabel, zoomIn, fit, status);
   const scroll = element("div", "jdw-shw-scroll");
   const zoomed = element("div", "jdw-shw-zoom");
-  const drawn = view.facets.map((facet) => drawFacet(facet, cells, view.use_color));
-  for (const { figure } of drawn) zoomed.append(figure);
+  const surface =
+    (cells.length > CANVAS_CELLS && canvasSurface(view, cells, scroll)) ||
+    cellSurface(view, cells);
+  zoomed.append(...surface.figures);
   scroll.append(zoomed);
   let compact = false;
-  setTracks(drawn, cells, compact);
   const tooltip = element("div", "jdw-shw-tooltip");
   tooltip.hidden = true;
-  root.append(head, bar, scroll, drawLegend(view, cells), tooltip);
+  const legend = drawLegend(view, cells);
+  root.append(head, bar, scroll, legend, tooltip);
   el.append(root);
 
-  const cellNodes = [...root.querySelectorAll("[data-cell]")];
+  const chips = [...legend.querySelectorAll("[data-cell]")];
 
   function showSelection() {
     const selected = model.get("selected");
     const lit = new Set(cellsHolding(cells, selected));
     root.classList.toggle("jdw-shw-selecting", selected.length > 0);
-    for (const node of cellNodes) {
-      const on = lit.has(Number(node.dataset.cell));
-      node.classList.toggle("jdw-shw-on", on);
-      if (node.getAttribute("role") === "gridcell") node.setAttribute("aria-selected", String(on));
+    for (const chip of chips) {
+      chip.classList.toggle("jdw-shw-on", lit.has(Number(chip.dataset.cell)));
     }
+    surface.select(lit);
     status.textContent = selectionSummary(cells, selected);
   }
 
@@ -130,6 +136,7 @@ function render({ model, el }) {
     const zoom = model.get("zoom");
     zoomed.style.fontSize = `calc(var(--jp-code-font-size, 13px) * ${zoom})`;
     zoomLabel.textContent = `${Math.round(zoom * 100)}%`;
+    surface.resize();
   }
 
   function setZoom(zoom) {
@@ -142,7 +149,7 @@ function render({ model, el }) {
     if (on === compact) return;
     compact = on;
     root.classList.toggle("jdw-shw-compact", on);
-    setTracks(drawn, cells, on);
+    surface.setCompact(on);
   }
 
   function stepZoom(direction) {
@@ -153,6 +160,11 @@ function render({ model, el }) {
 
   function toggle(index) {
     model.set("selected", toggledSelection(model.get("selected"), cells[index].devices));
+    model.save_changes();
+  }
+
+  function clear() {
+    model.set("selected", []);
     model.save_changes();
   }
 
@@ -169,65 +181,66 @@ function render({ model, el }) {
     tooltip.style.top = `${place.top}px`;
   }
 
-  function cellOf(target) {
-    const node = target.closest?.("[data-cell]");
-    return node && root.contains(node) ? Number(node.dataset.cell) : null;
+  function showTooltipAt(node) {
+    const rect = node.getBoundingClientRect();
+    showTooltip(Number(node.dataset.cell), rect.right, rect.bottom);
+  }
+
+  // The shard a click or a pointer is on: a legend entry, or a cell of the grid.
+  function cellOf(event) {
+    const chip = event.target.closest?.(".jdw-shw-chip");
+    if (chip && chips.includes(chip)) return Number(chip.dataset.cell);
+    return surface.cellAt(event);
+  }
+
+  function isCell(node) {
+    if (!(node instanceof Element) || !root.contains(node)) return false;
+    return node.getAttribute("role") === "gridcell";
   }
 
   root.addEventListener("click", (event) => {
-    const index = cellOf(event.target);
+    const index = cellOf(event);
     if (index !== null) toggle(index);
   });
   root.addEventListener("keydown", (event) => {
-    if (event.key !== "Escape") return;
-    model.set("selected", []);
-    model.save_changes();
+    if (event.key === "Escape") clear();
   });
   // Keys on a focused cell are the grid's: taken at the window, before the notebook's own
   // shortcuts (Notebook 7 binds the arrows and Enter for its cells) can act on them.
   function onCellKey(event) {
     const node = event.target;
-    if (!(node instanceof Element) || !root.contains(node)) return;
-    if (node.getAttribute("role") !== "gridcell") return;
-    const index = Number(node.dataset.cell);
+    if (!isCell(node)) return;
     if (event.key === "Enter" || event.key === " ") {
-      toggle(index);
+      toggle(Number(node.dataset.cell));
     } else if (event.key === "Escape") {
-      model.set("selected", []);
-      model.save_changes();
+      clear();
     } else {
-      const grid = node.parentElement;
-      const facet = drawn.find((d) => d.grid === grid)?.facet;
-      const next = facet ? neighbourCell(facet, index, event.key) : null;
+      const next = surface.move(node, event.key);
       if (next === null) return;
-      const target = grid.querySelector(`[data-cell="${next}"]`);
-      node.tabIndex = -1;
-      target.tabIndex = 0;
-      target.focus();
+      showTooltipAt(next);
     }
     event.preventDefault();
     event.stopPropagation();
   }
   window.addEventListener("keydown", onCellKey, true);
   scroll.addEventListener("focusin", (event) => {
-    const index = event.target.getAttribute?.("role") === "gridcell" ? cellOf(event.target) : null;
-    if (index === null) return;
-    const rect = event.target.getBoundingClientRect();
-    showTooltip(index, rect.right, rect.bottom);
+    if (isCell(event.target)) showTooltipAt(event.target);
   });
   scroll.addEventListener("focusout", () => {
     tooltip.hidden = true;
   });
   scroll.addEventListener("pointermove", (event) => {
-    const index = event.target.closest?.(".jdw-shw-cell") ? cellOf(event.target) : null;
+    const index = surface.cellAt(event);
+    surface.hover(event);
     if (index === null) {
       tooltip.hidden = true;
       return;
     }
     showTooltip(index, event.clientX, event.clientY);
   });
-  scroll.addEventListener("pointerleave", () => {
+  scroll.addEventListener("pointerleave", (event) => {
     tooltip.hidden = true;
+    surface.hover(event);
   });
   scroll.addEventListener(
     "wheel",
@@ -240,25 +253,47 @@ function render({ model, el }) {
   );
   zoomIn.addEventListener("click", () => stepZoom(1));
   zoomOut.addEventListener("click", () => stepZoom(-1));
-  fit.addEventListener("click", () => {
+  // Two widths measured at two zooms give the zoom that fits (see `refinedFit`); each reading
+  // lays out the grid at once, so the fitted grid is drawn in the next frame.
+  function fitWidth() {
     if (zoomed.scrollWidth > scroll.clientWidth) setCompact(true);
-    requestAnimationFrame(() => {
-      const before = { zoom: model.get("zoom"), width: zoomed.scrollWidth };
-      const first = fitZoom(before.zoom, before.width, scroll.clientWidth);
-      setZoom(first);
-      requestAnimationFrame(() => {
-        const width = zoomed.scrollWidth;
-        if (width <= scroll.clientWidth) return;
-        setZoom(refinedFit(before.zoom, before.width, first, width, scroll.clientWidth));
-      });
-    });
-  });
+    const before = { zoom: model.get("zoom"), width: zoomed.scrollWidth };
+    const first = fitZoom(before.zoom, before.width, scroll.clientWidth);
+    setZoom(first);
+    const width = zoomed.scrollWidth;
+    if (width <= scroll.clientWidth) return;
+    setZoom(refinedFit(before.zoom, before.width, first, width, scroll.clientWidth));
+  }
+  fit.addEventListener("click", fitWidth);
+
+  // Fitted to the width by default: once the output has a width, a grid wider than it is
+  // zoomed out as the fit button does, unless a zoom other than 100% was already chosen.
+  let fitted = false;
+  function fitByDefault() {
+    if (fitted || scroll.clientWidth === 0) return;
+    fitted = true;
+    if (model.get("zoom") === 1 && zoomed.scrollWidth > scroll.clientWidth) fitWidth();
+  }
+  // A new size of the box (the output's first width included) is measured and drawn again.
+  function sized() {
+    surface.resize();
+    fitByDefault();
+  }
+  let watch = null;
+  if (typeof ResizeObserver === "function") {
+    watch = new ResizeObserver(sized);
+    watch.observe(scroll);
+  } else {
+    requestAnimationFrame(sized);
+  }
 
   model.on("change:selected", showSelection);
   model.on("change:zoom", showZoom);
   showSelection();
   showZoom();
   return () => {
+    watch?.disconnect();
+    surface.close();
     window.removeEventListener("keydown", onCellKey, true);
     model.off("change:selected", showSelection);
     model.off("change:zoom", showZoom);

@@ -13,23 +13,56 @@ export function gridTracks(facet) {
   return { columns, rows };
 }
 
+// Up to this many holders a shard lists every device id, as JAX's labels do.
+export const HOLDERS_LISTED = 8;
+const RUNS_SHOWN = 3;
+
+// The holders of one shard as the Python `holders_text` writes them: `0, 4` for a few; past
+// HOLDERS_LISTED, runs of consecutive ids and the count (`0–255 ×256`, `0, 16, 32, … ×256`).
+export function holdersText(devices, separator) {
+  const ordered = [...devices].sort((a, b) => a - b);
+  if (ordered.length <= HOLDERS_LISTED) return ordered.join(separator);
+  const runs = [];
+  for (const id of ordered) {
+    const last = runs[runs.length - 1];
+    if (last && id === last[1] + 1) last[1] = id;
+    else runs.push([id, id]);
+  }
+  let parts = runs.map(([a, b]) => (b > a ? `${a}–${b}` : `${a}`));
+  if (parts.length > RUNS_SHOWN + 1) parts = [...parts.slice(0, RUNS_SHOWN), "…"];
+  return `${parts.join(separator)} ×${ordered.length}`;
+}
+
 // A cell's tooltip from its entry of the view's tips table ([platform, process line, shape
 // lines]), its devices and its index, as the static HTML writes it.
 export function tipText([platform, process, shape], devices, index) {
-  return `${platform} ${devices.join(", ")}\n${process}\nindex ${index}\n${shape}`;
+  return `${platform} ${holdersText(devices, ", ")}\n${process}\nindex ${index}\n${shape}`;
 }
 
 // The view model sends cells as one array per field, each tooltip as a number into `tips`; the
 // widget reads them as records. Notebooks saved by earlier versions hold a tooltip per cell
 // (one array per field), or one record per cell with the tooltip as lines.
-export function cellRecords(columns, tips = []) {
+// `edges` lists [cell, sides] for the cells at a process boundary (PROCESS_RIGHT | PROCESS_BELOW
+// where the next cell of the facet is held by other processes); each record's `edge` is 0 elsewhere.
+export function cellRecords(columns, tips = [], edges = []) {
+  const records = plainRecords(columns, tips);
+  for (const [index, sides] of edges) records[index].edge = sides;
+  return records;
+}
+
+export const PROCESS_RIGHT = 1;
+export const PROCESS_BELOW = 2;
+
+function plainRecords(columns, tips) {
   if (Array.isArray(columns)) {
     return columns.map((cell) => ({
       ...cell,
       tooltip: Array.isArray(cell.tooltip) ? cell.tooltip.join("\n") : cell.tooltip,
+      edge: 0,
     }));
   }
   return columns.label.map((label, i) => ({
+    edge: 0,
     label,
     devices: columns.devices[i],
     index: columns.index[i],
@@ -47,17 +80,22 @@ export function labelWords(label) {
   return label.split(" ");
 }
 
-// Tracks for the compact layout used when zoomed out to fit: each column as wide as the longest
-// id or process word in it (plus one character), rows as tall as their lines.
-export function compactTracks(facet, cells) {
+// Column widths (characters) for the compact layout used when zoomed out to fit: each column as
+// wide as the longest id or process word in it, plus one character.
+export function compactWidths(facet, cells) {
   const widths = new Array(facet.cols).fill(1);
   for (const [, col, index] of facet.cells) {
     const words = labelWords(cells[index].label).slice(1);
     const longest = Math.max(0, ...words.map((word) => word.length));
     widths[col] = Math.max(widths[col], longest + 1);
   }
+  return widths;
+}
+
+// Tracks for the compact layout: columns of `compactWidths`, rows as tall as their lines.
+export function compactTracks(facet, cells) {
   return {
-    columns: widths.map((w) => `${w}ch`).join(" "),
+    columns: compactWidths(facet, cells).map((w) => `${w}ch`).join(" "),
     rows: new Array(facet.rows).fill("auto").join(" "),
   };
 }
@@ -132,7 +170,7 @@ export function refinedFit(zoomA, widthA, zoomB, widthB, availableWidth) {
 export function selectionSummary(cells, deviceIds) {
   if (deviceIds.length === 0) return "click a shard to highlight its devices";
   const held = cellsHolding(cells, deviceIds);
-  const who = `${deviceIds.length === 1 ? "device" : "devices"} ${deviceIds.join(", ")}`;
+  const who = `${deviceIds.length === 1 ? "device" : "devices"} ${holdersText(deviceIds, ", ")}`;
   const where = held.map((i) => cells[i].index).join(" ");
   return `${who}: ${held.length} ${held.length === 1 ? "shard" : "shards"} ${where}`;
 }

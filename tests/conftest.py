@@ -7,4 +7,4 @@ if DEVICE_FLAG not in os.environ.get("XLA_FLAGS", ""):
     os.environ["XLA_FLAGS"] = f"{os.environ.get('XLA_FLAGS', '')} {DEVICE_FLAG}".strip()
 os.environ.setdefault("JAX_PLATFORMS", "cpu")
 
-pytest_plugins = ["tests.fixtures.kernel", "tests.fixtures.lab"]
+pytest_plugins = ["tests.fixtures.kernel", "tests.fixtures.lab", "tests.fixtures.multiprocess"]

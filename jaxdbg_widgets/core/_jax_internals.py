@@ -9,14 +9,16 @@ for names and keyword parameters, never by comparing version numbers.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import functools
 import importlib
 import inspect
 import logging
+import string
 from collections.abc import Callable
 from contextlib import ExitStack, contextmanager
-from types import ModuleType, SimpleNamespace
+from types import FrameType, ModuleType, SimpleNamespace
 from typing import Any
 
 import jax
@@ -52,6 +54,7 @@ _xc = _module("lib.xla_client")
 _state_discharge = _module("state.discharge")
 _debugger_core = _module("debugger.core")
 _cli_debugger = _module("debugger.cli_debugger")
+_traceback_util = _module("traceback_util")
 
 
 def _needs(module: ModuleType | None, *names: str) -> ModuleType:
@@ -468,6 +471,20 @@ def concrete_mesh() -> Any:
     return concrete
 
 
+def lowering_mesh(ctx: Any) -> Any:
+    """The concrete mesh of the ``shard_map`` a host call is lowered in, else ``None``.
+
+    Unlike :func:`concrete_mesh` it is known for a mesh passed only to ``shard_map(mesh=...)``.
+    """
+    if not CALLBACK_SHARDING:
+        return None
+    axis_context = ctx.module_context.axis_context
+    if not isinstance(axis_context, _sharding_impls.SPMDAxisContext):
+        return None
+    mesh = axis_context.mesh
+    return mesh if isinstance(mesh, jax.sharding.Mesh) else None
+
+
 # --- effects_barrier: the runtime tokens JAX keeps for ordered effects --------------------
 
 
@@ -541,6 +558,43 @@ def jax_cli_debugger() -> Callable[..., None] | None:
     return _cli_debugger.run_debugger if CLI_DEBUGGER else None
 
 
+def _probe_debugger_frames() -> None:
+    frame_type = _needs(_debugger_core, "DebuggerFrame").DebuggerFrame
+    caps.require_attributes(frame_type, ["from_frameinfo"])
+    _needs(_traceback_util, "include_frame")
+    frame = frame_type.from_frameinfo(inspect.getouterframes(inspect.currentframe())[0])
+    leaves, treedef = jax.tree_util.tree_flatten(frame)
+    rebuilt = jax.tree_util.tree_unflatten(treedef, leaves)
+    if rebuilt is frame or not isinstance(rebuilt, frame_type):
+        raise TypeError("jax's DebuggerFrame is not a pytree")
+
+
+JAX_FRAMES = _check(
+    "debugger-frames",
+    "jax.debug.breakpoint hands backends not jaxdbg's (cli, colab, a user's) exactly JAX's "
+    "frames (else jaxdbg's user frames without globals)",
+    _probe_debugger_frames,
+)
+
+
+def jax_breakpoint_frames(
+    start: FrameType, *, filter_frames: bool, num_frames: int | None
+) -> list[Any] | None:
+    """The frames ``jax.debug.breakpoint`` captures when called from ``start``, by JAX's code.
+
+    JAX's own ``DebuggerFrame``s, innermost first, with its own rule for internal frames;
+    ``None`` where this JAX lacks them.
+    """
+    if not JAX_FRAMES:
+        return None
+    infos = inspect.getouterframes(start)
+    if filter_frames:
+        infos = [info for info in infos if _traceback_util.include_frame(info.frame)]
+    if num_frames is not None:
+        infos = infos[:num_frames]
+    return [_debugger_core.DebuggerFrame.from_frameinfo(info) for info in infos]
+
+
 def _loggers() -> tuple[str, ...]:
     names = []
     for module in (_debugging, _callback):
@@ -561,6 +615,35 @@ CALLBACK_LOGGERS = _check(
 def callback_logger_names() -> tuple[str, ...]:
     """The loggers JAX reports a failed ``jax.debug`` callback on; ``()`` when unknown."""
     return _loggers() if CALLBACK_LOGGERS else ()
+
+
+# --- jax.debug.print's own format check ----------------------------------------------------
+
+
+def _print_formatter() -> string.Formatter:
+    formatter = _needs(_debugging, "formatter").formatter
+    if not isinstance(formatter, string.Formatter):
+        raise TypeError("jax's debug print formatter is not a string.Formatter")
+    return formatter
+
+
+JAX_PRINT_CHECK = _check(
+    "print-format-check",
+    "jax.debug.print's stand-in raises JAX's own errors for a bad format, word for word "
+    "(else jaxdbg's, of the same types)",
+    _print_formatter,
+)
+
+
+def check_jax_print_format(fmt: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> bool:
+    """Run ``jax.debug.print``'s own format check, raising what it raises.
+
+    ``False`` (nothing checked) where this JAX has no such check to use.
+    """
+    if not JAX_PRINT_CHECK:
+        return False
+    _debugging.formatter.format(fmt, *args, **kwargs)
+    return True
 
 
 # --- Pallas: whether a kernel body is being traced ------------------------------------------
@@ -592,3 +675,276 @@ PALLAS_KERNEL = _check(
 def in_pallas_kernel() -> bool:
     """Whether a Pallas kernel body is being traced, where only JAX's own prints lower."""
     return PALLAS_KERNEL and _pallas_grid_context()() is not None
+
+
+# --- equation-by-equation evaluation of a jaxpr (find_nonfinite) ---------------------------
+
+_source_info_util = _module("source_info_util")
+
+
+def _probe_equation_binding() -> None:
+    caps.require_attributes(_needs(_core, "Primitive").Primitive, ["get_bind_params", "bind"])
+    _needs(_core, "Literal", "DropVar", "JaxprEqn")
+    slots = getattr(_needs(_source_info_util, "SourceInfo").SourceInfo, "__slots__", ())
+    if not {"traceback", "name_stack"} <= set(slots):
+        raise TypeError("SourceInfo has no traceback and name_stack")
+
+
+JAXPR_EVAL = _check(
+    "jaxpr-equation-binding",
+    "find_nonfinite evaluates a program equation by equation",
+    _probe_equation_binding,
+)
+
+
+def bind_equation(eqn: Any, values: list[Any]) -> list[Any]:
+    """Apply one jaxpr equation to ``values`` (concrete or traced); its outputs as a list."""
+    bind_params = eqn.primitive.get_bind_params(eqn.params)
+    subfuns, params = bind_params if isinstance(bind_params, tuple) else ((), bind_params)
+    context = getattr(getattr(eqn, "ctx", None), "manager", None)
+    with context if context is not None else contextlib.nullcontext():
+        out = eqn.primitive.bind(*subfuns, *values, **params)
+    return list(out) if eqn.primitive.multiple_results else [out]
+
+
+def is_literal(atom: Any) -> bool:
+    """Whether a jaxpr atom is a literal constant (else a variable)."""
+    return isinstance(atom, _core.Literal)
+
+
+def is_dropped(var: Any) -> bool:
+    """Whether an equation output is discarded (``_`` in a printed jaxpr)."""
+    return isinstance(var, _core.DropVar)
+
+
+def equation_frames(eqn: Any) -> list[tuple[str, int, str]]:
+    """``(filename, line, function)`` of every frame an equation was traced at, innermost first."""
+    traceback = getattr(eqn.source_info, "traceback", None)
+    frames = getattr(traceback, "frames", None) or ()
+    return [(f.file_name, f.line_num, f.function_name) for f in frames]
+
+
+def name_stack(eqn: Any) -> str:
+    """The transformation and scope names an equation was traced under, e.g. ``transpose(jvp())``."""
+    return str(eqn.source_info.name_stack)
+
+
+_SHARD_MAP_AXES = ("newly_manual_axes", "manual_axes", "axis_names")
+
+
+def shard_map_params(eqn: Any) -> tuple[Any, tuple[Any, ...], frozenset[str]]:
+    """A ``shard_map`` equation's mesh, input specs and manual axes, whatever this JAX calls them."""
+    params = eqn.params
+    specs = params.get("in_specs", params.get("in_names"))
+    axes = next((params[name] for name in _SHARD_MAP_AXES if name in params), None)
+    if axes is None:
+        axes = params["mesh"].axis_names
+    return params["mesh"], tuple(specs), frozenset(axes)
+
+
+def shard_map_unchecked(fn: Callable[..., Any], mesh: Any, in_specs: Any, out_specs: Any) -> Any:
+    """``fn`` under ``shard_map`` with its replication checks off (they vary by release)."""
+    function = _shard_map_function()
+    keywords = _keywords(function)
+    check = {"check_vma": False} if "check_vma" in keywords else {"check_rep": False}
+    return function(fn, mesh=mesh, in_specs=in_specs, out_specs=out_specs, **check)
+
+
+_loops = _module("lax.control_flow.loops")
+_flattree = _module("flattree")
+
+_SCAN_COMMON = frozenset({"jaxpr", "length", "reverse"})
+_SCAN_COUNTS = frozenset({"num_consts", "num_carry"})
+_SCAN_TREES = frozenset({"ft_in", "ft_out"})
+
+
+def _scan_form() -> str:
+    """How this JAX's ``scan`` says which inputs are constants, carry and scanned slices.
+
+    ``"counts"``: ``num_consts``/``num_carry`` (JAX 0.7-0.11); ``"trees"``: the flat trees
+    ``ft_in`` = (consts, carry, xs) and ``ft_out`` = (carry, ys) of JAX 0.12.
+    """
+    keywords = _keywords(_needs(_loops, "scan_p", "_scan_impl")._scan_impl)
+    if not keywords >= _SCAN_COMMON:
+        raise TypeError(f"scan takes no {', '.join(sorted(_SCAN_COMMON - keywords))}")
+    if keywords >= _SCAN_COUNTS:
+        return "counts"
+    if keywords >= _SCAN_TREES:
+        caps.require_attributes(_needs(_flattree, "FlatTree").FlatTree, ["update", "unpack"])
+        return "trees"
+    raise TypeError("scan takes neither num_consts/num_carry nor ft_in/ft_out")
+
+
+SCAN_LAYOUT = _check(
+    "scan-layout",
+    "find_nonfinite opens a scan iteration by iteration (else reports it as one equation)",
+    _scan_form,
+)
+_SCAN_FORM = _scan_form() if SCAN_LAYOUT else None
+
+
+@dataclasses.dataclass(frozen=True)
+class ScanLayout:
+    """A ``scan`` equation read for running its body one iteration at a time.
+
+    ``consts``, ``carry`` and ``xs`` are positions among the equation's inputs; the body takes
+    ``(*consts, *carry, *one slice of each xs)`` in that order, as JAX's own ``scan`` runs it,
+    and ``carry_out`` are the positions of the new carry among the body's outputs.
+    """
+
+    body: Any
+    length: int
+    reverse: bool
+    consts: tuple[int, ...]
+    carry: tuple[int, ...]
+    xs: tuple[int, ...]
+    carry_out: tuple[int, ...]
+
+
+def scan_layout(eqn: Any) -> ScanLayout | None:
+    """The layout of a ``scan`` equation; ``None`` where this JAX's form is not read."""
+    params = eqn.params
+    body = params["jaxpr"]
+    if _SCAN_FORM == "counts":
+        n_consts, n_carry = params["num_consts"], params["num_carry"]
+        consts = tuple(range(n_consts))
+        carry = tuple(range(n_consts, n_consts + n_carry))
+        xs = tuple(range(n_consts + n_carry, len(eqn.invars)))
+        carry_out = tuple(range(n_carry))
+    elif _SCAN_FORM == "trees":
+        consts, carry, xs = (
+            tuple(group) for group in params["ft_in"].update(range(len(eqn.invars))).unpack()
+        )
+        carry_out = tuple(params["ft_out"].update(range(len(body.jaxpr.outvars))).unpack()[0])
+    else:
+        return None
+    return ScanLayout(body, params["length"], params["reverse"], consts, carry, xs, carry_out)
+
+
+def _probe_transpose_tracebacks() -> None:
+    _needs(_ad, "_name_stack_ctx")
+    _needs(_source_info_util, "user_context", "current_name_stack")
+    caps.require_parameters(_source_info_util.user_context, ["traceback", "name_stack"])
+
+
+RULE_TRACEBACKS = _check(
+    "transpose-tracebacks",
+    "find_nonfinite names the line inside a custom_vjp backward rule (else the call line)",
+    _probe_transpose_tracebacks,
+)
+
+
+@contextmanager
+def own_transpose_tracebacks() -> Any:
+    """While tracing, backward-pass equations keep the traceback where they are built.
+
+    JAX gives each transposed equation the forward equation's traceback, which hides the
+    frames of a ``custom_vjp`` backward rule; inside this block they keep their own.
+    """
+    if not RULE_TRACEBACKS:
+        yield
+        return
+    original = _ad._name_stack_ctx
+
+    def name_stack_only(src_info: Any) -> Any:
+        stack = _source_info_util.current_name_stack() + src_info.name_stack
+        return _source_info_util.user_context(None, name_stack=stack)
+
+    _ad._name_stack_ctx = name_stack_only
+    try:
+        yield
+    finally:
+        _ad._name_stack_ctx = original
+
+
+# --- whether JAX created its backends: device flags and jax.distributed come before -------
+
+_xla_bridge = _module("xla_bridge")
+
+
+def _probe_backends_started() -> None:
+    started = _needs(_xla_bridge, "backends_are_initialized").backends_are_initialized
+    if not isinstance(started(), bool):
+        raise TypeError("xla_bridge.backends_are_initialized() did not return a bool")
+
+
+BACKENDS_STARTED = _check(
+    "backends-started",
+    "jaxdbg_widgets.cluster refusing an engine that already ran JAX before the others wait",
+    _probe_backends_started,
+)
+
+
+def backends_started() -> bool | None:
+    """Whether JAX has created its backends (device flags and ``jax.distributed`` then come
+    too late); ``None`` when this JAX cannot say."""
+    return bool(_xla_bridge.backends_are_initialized()) if BACKENDS_STARTED else None
+
+
+# --- the re-run after a jitted call's NaN/Inf check (%jaxdbg nans on) ----------------------
+
+_api_util = _module("api_util")
+_NAN_RECHECK = "maybe_recursive_nan_check"
+
+
+def _probe_nan_recheck() -> None:
+    _needs(_api_util, _NAN_RECHECK, "InternalFloatingPointError")
+    parameters = list(inspect.signature(getattr(_api_util, _NAN_RECHECK)).parameters)
+    if parameters[:4] != ["e", "fun", "args", "kwargs"]:
+        raise TypeError(f"api_util.{_NAN_RECHECK} takes ({', '.join(parameters)})")
+    for module in ("pjit", "api"):
+        if _NAN_RECHECK not in inspect.getsource(_needs(_module(module))):
+            raise TypeError(f"jax._src.{module} no longer calls api_util.{_NAN_RECHECK}")
+
+
+NAN_RECHECK = _check(
+    "nan-recheck",
+    "%jaxdbg nans on searching a jitted call's NaN origin (else JAX's de-optimized re-run)",
+    _probe_nan_recheck,
+)
+
+
+def replace_nan_recheck(
+    recheck: Callable[[Exception, Callable[..., Any], tuple[Any, ...], dict[str, Any]], Any],
+) -> Callable[[], None]:
+    """Have JAX call ``recheck(error, fun, args, kwargs)`` instead of re-running ``fun`` op by
+    op when a jitted call's output fails its NaN/Inf check; the undo puts JAX's back.
+
+    ``recheck`` must raise. JAX's own re-run stays reachable through :func:`jax_nan_recheck`.
+    """
+    if not NAN_RECHECK:
+        raise RuntimeError("this JAX's NaN re-run cannot be replaced (see %jaxdbg status)")
+    previous = getattr(_api_util, _NAN_RECHECK)
+    setattr(_api_util, _NAN_RECHECK, recheck)
+
+    def undo() -> None:
+        setattr(_api_util, _NAN_RECHECK, previous)
+
+    return undo
+
+
+def jax_nan_recheck(
+    error: Exception, fun: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
+) -> Any:
+    """JAX's own de-optimized re-run (and its error), whatever is installed in its place."""
+    return JAX_NAN_RECHECK(error, fun, args, kwargs)
+
+
+def nan_recheck_installed() -> Any:
+    """What JAX calls now after a failed check on a jitted call's output."""
+    return getattr(_api_util, _NAN_RECHECK) if NAN_RECHECK else None
+
+
+def nan_check_error(primitive: str, kind: str) -> Exception:
+    """The error JAX's check raises before its re-run (``kind`` is ``nan`` or ``inf``)."""
+    return _api_util.InternalFloatingPointError(primitive, kind)
+
+
+JAX_NAN_RECHECK = getattr(_api_util, _NAN_RECHECK) if NAN_RECHECK else None
+"""JAX's own re-run, as it was when this module loaded."""
+
+
+def argument_names(jaxpr: Any) -> tuple[str | None, ...] | None:
+    """The user's names of a traced program's arguments (``x``, ``params['w']``), where kept."""
+    names = getattr(getattr(jaxpr, "debug_info", None), "arg_names", None)
+    return tuple(names) if names is not None and len(names) == len(jaxpr.invars) else None

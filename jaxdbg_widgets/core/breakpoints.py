@@ -3,9 +3,10 @@
 The backend is looked up in JAX's debugger registry when the breakpoint is hit and called
 as ``backend(frames, thread_id, **kwargs)`` under one lock. Under ``vmap`` the default is one
 session per batch (``batch_size=N`` passed, batched locals stacked on axis 0). Under
-``shard_map`` the shard's mesh position is staged too and passed as ``device="CPU 3 (x=3)"``
-(or ``"x=3"`` when the concrete mesh is not known at trace time), with the manual axes' sizes
-as ``axis_sizes=(8,)``.
+``shard_map`` the shard's mesh position is staged too and passed as data, ``shard=ShardPlace``
+(:mod:`jaxdbg_widgets.core.shard_place`), and as its label ``device="CPU 3 (x=3)"`` (``"x=3"``
+when the concrete mesh is not known at trace time), with the manual axes' sizes as
+``axis_sizes=(8,)``.
 """
 
 from __future__ import annotations
@@ -24,14 +25,17 @@ from jax import numpy as jnp
 from jaxdbg_widgets.core import _jax_internals as jx
 from jaxdbg_widgets.core import jax_registry
 from jaxdbg_widgets.core.errors import DebuggerQuit
-from jaxdbg_widgets.core.frames import CapturedFrames, Frame, capture
+from jaxdbg_widgets.core.frames import CapturedFrames, Frame, JaxFrames, capture, capture_as_jax
 from jaxdbg_widgets.core.primitive import (
     Batch,
+    HostCall,
     bind,
     check_vmap_method,
     current_thread_id,
+    lowered_mesh,
     run_host,
 )
+from jaxdbg_widgets.core.shard_place import ShardPlace, device_name
 
 
 class _OneSessionAtATime:
@@ -76,7 +80,7 @@ class _OneSessionAtATime:
 sessions = _OneSessionAtATime()
 """Every breakpoint backend call goes through ``sessions.serve()``."""
 
-_BATCH_KWARGS = ("batch_size", "batch_indices")
+_BATCH_KWARGS = ("batch_size", "batch_indices", "batch_total")
 
 
 def _accepts(backend: Callable[..., Any], name: str) -> bool:
@@ -117,6 +121,14 @@ def _is_ours(backend: Callable[..., Any]) -> bool:
     return module.split(".")[0] == "jaxdbg_widgets"
 
 
+def _served_by_foreign(backend_name: str | None) -> bool:
+    """Whether ``backend_name`` now names a backend not ours (so it gets JAX's own frames)."""
+    try:
+        return not _is_ours(jax_registry.lookup(backend_name))
+    except RuntimeError:
+        return False
+
+
 @dataclass(frozen=True)
 class _Shard:
     """The manual mesh axes a breakpoint was traced under, their staged indices and the mesh."""
@@ -126,20 +138,17 @@ class _Shard:
     mesh: Any = None
     sizes: tuple[int, ...] = ()
 
-    def label(self, indices: Sequence[Any]) -> str:
-        """``CPU 3 (x=3)`` when the mesh is known, else the mesh position ``x=3``.
-
-        JAX's own axis names (``pmap``'s ``_internal_pmap_axis_name``) read ``pmap index 3``.
-        """
-        position = {name: int(i) for name, i in zip(self.axes, indices, strict=True)}
-        where = ", ".join(
-            f"pmap index {i}" if name.startswith("_") else f"{name}={i}"
-            for name, i in position.items()
-        )
-        if self.mesh is None:
-            return where
-        device = self.mesh.devices[tuple(position.get(n, 0) for n in self.mesh.axis_names)]
-        return f"{device.platform.upper()} {device.id} ({where})"
+    def place(self, indices: Sequence[Any]) -> ShardPlace:
+        """The hit's place: its mesh position, and its device when the mesh is known (set with
+        ``jax.set_mesh`` when traced, or the mesh the ``shard_map`` was compiled for)."""
+        position = tuple((name, int(i)) for name, i in zip(self.axes, indices, strict=True))
+        mesh = self.mesh if self.mesh is not None else lowered_mesh()
+        at = dict(position)
+        names = tuple(getattr(mesh, "axis_names", ()))
+        if mesh is None or not set(at) <= set(names):
+            return ShardPlace(position)
+        device = mesh.devices[tuple(at.get(n, 0) for n in names)]
+        return ShardPlace(position, device_name(device))
 
 
 def _shard() -> _Shard | None:
@@ -152,7 +161,7 @@ def _shard() -> _Shard | None:
     return _Shard(axes, operands, jx.concrete_mesh(), sizes)
 
 
-def _operands(captured: CapturedFrames, shard: _Shard | None) -> tuple[Any, ...]:
+def _operands(captured: CapturedFrames | JaxFrames, shard: _Shard | None) -> tuple[Any, ...]:
     return captured.operands if shard is None else (*captured.operands, *shard.operands)
 
 
@@ -167,12 +176,12 @@ def _flatten_batch(values: list[Any], batch: Batch) -> list[Any]:
 
 def _session(
     backend_name: str | None,
-    captured: CapturedFrames,
+    captured: CapturedFrames | JaxFrames,
     kwargs: dict[str, Any],
     shard: _Shard | None = None,
     *,
     per_element: bool = False,
-):
+) -> HostCall:
     """The host function of one breakpoint: rebuild its frames and enter the backend.
 
     Under ``vmap`` it enters once with the whole batch stacked, or with ``per_element`` once
@@ -183,30 +192,31 @@ def _session(
 
     def host(values, batch: Batch | None) -> None:
         values, indices = list(values[:count]), values[count:]
-        device = shard.label(indices) if shard is not None else None
+        place = shard.place(indices) if shard is not None else None
         sizes = shard.sizes if shard is not None else None
+        where = {"device": place.label if place else None, "shard": place, "axis_sizes": sizes}
         if batch is None:
-            extra = {"device": device, "axis_sizes": sizes}
-            _enter(backend_name, captured.rebuild(values), kwargs, extra, as_jax=per_element)
+            _enter(backend_name, captured.rebuild(values), kwargs, where, as_jax=per_element)
             return
         batch = replace(batch, batched=batch.batched[:count])
         stacked = _flatten_batch(values, batch)
         elements = list(range(batch.size)) if batch.indices is None else list(batch.indices)
         if not per_element:
-            extra = {"device": device, "axis_sizes": sizes, "batch_size": len(elements)}
+            extra = dict(where, batch_size=len(elements))
             if batch.indices is not None:
                 extra["batch_indices"] = batch.indices
+                extra["batch_total"] = batch.total
             _enter(backend_name, captured.rebuild(stacked, batch.batched), kwargs, extra)
             return
         for position, element in enumerate(elements):
             one = [
                 v[position] if flag else v for v, flag in zip(stacked, batch.batched, strict=True)
             ]
-            label = ", ".join(part for part in (device, f"vmap element {element}") if part)
-            extra = {"device": label, "axis_sizes": sizes}
+            at = (place or ShardPlace()).with_element(element)
+            extra = {"device": at.label, "shard": at, "axis_sizes": sizes}
             _enter(backend_name, captured.rebuild(one), kwargs, extra, as_jax=True)
 
-    return host
+    return HostCall(host, "breakpoint", f"breakpoint(backend={backend_name!r})")
 
 
 def _enter(
@@ -221,11 +231,14 @@ def _enter(
 
     With ``as_jax`` a backend not ours (JAX's ``cli``, ``colab``, a user's) is called exactly
     as ``jax.debug.breakpoint`` would call it: JAX's frames, no extras, its ``SystemExit``.
+    Frames captured as ours (the backend changed since tracing, or this JAX lacks its frame
+    type) are shown as JAX would show them.
     """
     backend = jax_registry.lookup(backend_name)
     like_jax = as_jax and not _is_ours(backend)
     if like_jax:
-        frames, extra = [_as_jax_frame(f) for f in frames], {}
+        frames = [_as_jax_frame(f) if isinstance(f, Frame) else f for f in frames]
+        extra = {}
     extra = {
         k: v for k, v in extra.items() if v is not None and k not in kwargs and _accepts(backend, k)
     }
@@ -293,7 +306,8 @@ def jax_breakpoint(
 
     Same signature and behaviour, one session per ``vmap`` element in order. Served by our
     backend, the frames keep their globals and a hit names its device and ``vmap`` element;
-    any other backend (``cli``, ``colab``, a user's) gets exactly JAX's frames and arguments.
+    any other backend (``cli``, ``colab``, a user's) gets exactly JAX's frames, captured by
+    JAX's own code, and JAX's arguments.
     """
     return _breakpoint(
         backend, filter_frames, num_frames, ordered, token, "expand_dims", kwargs, per_element=True
@@ -312,7 +326,11 @@ def _breakpoint(
     per_element: bool = False,
 ) -> Any:
     _check(ordered, token, vmap_method, kwargs)
-    captured = capture(filter_frames=filter_frames, num_frames=num_frames)
+    captured: CapturedFrames | JaxFrames | None = None
+    if per_element and _served_by_foreign(backend):
+        captured = capture_as_jax(filter_frames=filter_frames, num_frames=num_frames)
+    if captured is None:
+        captured = capture(filter_frames=filter_frames, num_frames=num_frames)
     shard = _shard()
     host_fn = _session(backend, captured, kwargs, shard, per_element=per_element)
     if token is not None:
@@ -345,7 +363,8 @@ def breakpoint_if(
     """Enter the debugger only where the boolean scalar ``pred`` holds (per element under vmap).
 
     The check runs on device: nothing reaches the host where ``pred`` is false. Under ``vmap``
-    the session sees only the elements where it holds, and their indices as ``batch_indices``.
+    the session sees only the elements where it holds, their indices as ``batch_indices`` and
+    the whole batch's size as ``batch_total``.
     """
     _check(ordered, None, vmap_method, kwargs)
     pred = jnp.asarray(pred)

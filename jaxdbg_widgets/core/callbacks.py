@@ -16,7 +16,7 @@ import jax
 
 from jaxdbg_widgets.core import _jax_internals as jx
 from jaxdbg_widgets.core.arguments import SplitArguments, check_two_call_form, split_arguments
-from jaxdbg_widgets.core.primitive import Batch, bind, check_vmap_method
+from jaxdbg_widgets.core.primitive import Batch, HostCall, bind, check_vmap_method
 
 _JAX_CALLBACK = jax.debug.callback
 """JAX's own callback, which Pallas knows how to lower inside a kernel (ours has no rule there)."""
@@ -57,6 +57,11 @@ def _batch_info(split: SplitArguments, batch: Batch | None) -> BatchInfo | None:
         return None
     merged = split.merge(batch.batched)
     return BatchInfo(batch.shape, jax.tree_util.tree_map(lambda leaf: leaf is True, merged))
+
+
+def _shown(fn: Callable[..., Any]) -> str:
+    """How a printed jaxpr names the user's function: its qualified name (``<lambda>``)."""
+    return getattr(fn, "__qualname__", None) or type(fn).__qualname__
 
 
 def _callback_host_fn(fn: Callable[..., Any], split: SplitArguments):
@@ -140,7 +145,7 @@ def _callback_or_stage(
         split = split_arguments(c_args, c_kwargs)
         bind(
             split.dynamic,
-            _callback_host_fn(fn, split),
+            HostCall(_callback_host_fn(fn, split), "callback", _shown(fn)),
             ordered=ordered,
             partitioned=partitioned,
             vmap_method=vmap_method,

@@ -1,4 +1,4 @@
-"""Exceptions of the core runtime, and how to recover a host callback's own exception.
+"""Exceptions of the core runtime: how to show one in a line, how to recover a callback's own.
 
 XLA turns any exception raised inside a host callback into a ``JaxRuntimeError`` whose
 message holds the formatted Python stack and nothing else. Each host call is therefore made
@@ -43,6 +43,29 @@ def call(*args):
         keep(number, failure)
         raise
 """
+
+
+_TRACEBACK_HEADER = "Traceback (most recent call last)"
+
+
+def one_line(error: BaseException) -> str:
+    """``ValueError: bad value``: an exception in one line, for notes, status and load messages.
+
+    The type and the first non-blank line of the message (the type alone when there is none).
+    A message that carries a formatted traceback (a failed host callback's ``JaxRuntimeError``)
+    gives that traceback's last line instead: the callback's own exception.
+    """
+    name = type(error).__name__
+    try:
+        text = str(error)
+    except Exception:
+        text = "<exception message could not be shown>"
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    if not lines:
+        return name
+    if len(lines) > 1 and _TRACEBACK_HEADER in text:
+        return lines[-1]
+    return f"{name}: {lines[0]}"
 
 
 def detached(exc: BaseException) -> BaseException:

@@ -31,11 +31,19 @@ class _UsageChecker(string.Formatter):
             )
 
 
-def check_format(name: str, fmt: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
-    """Raise ``ValueError`` when arguments are unused by ``fmt`` (the f-string mistake)."""
+def check_format(name: str, fmt: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+    """Raise what ``jax.debug.print`` raises for these arguments, naming ``name``.
+
+    ``ValueError`` when arguments are unused by ``fmt`` (the f-string mistake); a ``fmt`` that
+    is not a string fails in ``string.Formatter`` itself (``TypeError: expected str, got int``).
+    """
+    _UsageChecker(name).format(fmt, *args, **kwargs)
+
+
+def require_format_string(name: str, fmt: Any) -> None:
+    """Raise a ``TypeError`` naming ``name`` when ``fmt`` is not a string."""
     if not isinstance(fmt, str):
         raise TypeError(f"`{name}` needs a format string, but got {type(fmt).__name__}")
-    _UsageChecker(name).format(fmt, *args, **kwargs)
 
 
 def has_placeholders(fmt: str) -> bool:

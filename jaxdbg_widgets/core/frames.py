@@ -18,6 +18,7 @@ from typing import Any
 
 import jax
 
+from jaxdbg_widgets.core import _jax_internals as jx
 from jaxdbg_widgets.core._jax_internals import Tracer
 from jaxdbg_widgets.core.callsite import is_internal
 
@@ -169,15 +170,23 @@ def _frame(frame: FrameType, internal: bool) -> tuple[Frame, tuple[_StagedLocal,
     return captured, tuple(s for s in staged if s is not None)
 
 
+def _first_caller(start: FrameType | None) -> FrameType | None:
+    """The first frame from ``start`` outwards that is not this package's own."""
+    frame = start
+    while frame is not None and (frame.f_globals.get("__name__") or "").startswith(
+        "jaxdbg_widgets"
+    ):
+        frame = frame.f_back
+    return frame
+
+
 def _caller_frames(start: FrameType | None) -> list[FrameType]:
     """The stack from ``start`` outwards, skipping this package's own frames at the top."""
     frames = []
-    frame = start
+    frame = _first_caller(start)
     while frame is not None:
         frames.append(frame)
         frame = frame.f_back
-    while frames and (frames[0].f_globals.get("__name__") or "").startswith("jaxdbg_widgets"):
-        frames.pop(0)
     return frames
 
 
@@ -202,3 +211,34 @@ def capture(*, filter_frames: bool = True, num_frames: int | None = None) -> Cap
         if is_staged
     )
     return CapturedFrames(frames, staged, operands)
+
+
+@dataclass(frozen=True)
+class JaxFrames:
+    """Frames exactly as ``jax.debug.breakpoint`` captures them: JAX's own ``DebuggerFrame``s.
+
+    For backends that are not this package's (JAX's ``cli``, ``colab``, a user's): every frame
+    JAX keeps, each local namespace walked for tracers as JAX walks it.
+    """
+
+    treedef: Any
+    operands: tuple[Any, ...]
+
+    def rebuild(self, values: Sequence[Any], batched: Sequence[bool] = ()) -> list[Any]:
+        """The frames with runtime ``values`` in place of the tracers, innermost first."""
+        del batched
+        return jax.tree_util.tree_unflatten(self.treedef, list(values))
+
+
+def capture_as_jax(
+    *, filter_frames: bool = True, num_frames: int | None = None
+) -> JaxFrames | None:
+    """Capture the caller's stack as JAX's breakpoint does; ``None`` where this JAX can't."""
+    start = _first_caller(sys._getframe(1))
+    if start is None:
+        return None
+    frames = jx.jax_breakpoint_frames(start, filter_frames=filter_frames, num_frames=num_frames)
+    if frames is None:
+        return None
+    operands, treedef = jax.tree_util.tree_flatten(frames)
+    return JaxFrames(treedef, tuple(operands))

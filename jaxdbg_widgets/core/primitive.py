@@ -1,9 +1,14 @@
-"""``host_call_p``: the one primitive behind print, callback, log and breakpoint.
+"""The host-call primitive behind print, callback, log and breakpoint.
 
 It carries a host function and a debug effect, stages out under every transformation like
 ``jax.debug``'s callback primitive, and adds two things: ``vmap_method="expand_dims"`` (one
 host call per batch, told which operands are batched) and an optional predicate operand,
 lowered inside a ``cond`` so nothing reaches the host where it is false.
+
+Its rules are written once and registered under one name per front end (``jaxdbg_print``,
+``jaxdbg_log``, ``jaxdbg_callback``, ``jaxdbg_breakpoint``), so a printed jaxpr says which
+one it is; its ``callback`` parameter shows what is called (``print('x={x}')``, the user's
+function, ``breakpoint(backend='cli')``).
 """
 
 from __future__ import annotations
@@ -36,12 +41,14 @@ class Batch:
 
     ``shape`` holds the vmap axis sizes, outermost first; batched operands carry them as
     leading axes. ``indices`` (predicated calls only) are the flat indices of the elements
-    where the predicate held; the operands then hold only those elements, on one axis.
+    where the predicate held; the operands then hold only those elements, on one axis, and
+    ``total`` is how many elements the whole batch has.
     """
 
     shape: tuple[int, ...]
     batched: tuple[bool, ...]
     indices: tuple[int, ...] | None = None
+    total: int | None = None
 
     @property
     def size(self) -> int:
@@ -50,8 +57,32 @@ class Batch:
 
 HostFn = Callable[[Sequence[Any], "Batch | None"], None]
 
-host_call_p = jx.Primitive("jaxdbg_host_call")
-host_call_p.multiple_results = True
+KINDS = ("print", "log", "callback", "breakpoint")
+
+
+@dataclass(frozen=True, eq=False)
+class HostCall:
+    """A host function, the front end that staged it, and what a printed jaxpr shows for it."""
+
+    fn: HostFn
+    kind: str
+    shown: str
+
+    def __call__(self, values: Sequence[Any], batch: Batch | None) -> None:
+        self.fn(values, batch)
+
+    def __str__(self) -> str:
+        return self.shown
+
+
+def _host_call_primitive(kind: str) -> Any:
+    primitive = jx.Primitive(f"jaxdbg_{kind}")
+    primitive.multiple_results = True
+    return primitive
+
+
+PRIMITIVES = {kind: _host_call_primitive(kind) for kind in KINDS}
+"""One primitive per front end, all with the same rules (registered below)."""
 
 
 def check_vmap_method(vmap_method: str) -> None:
@@ -64,7 +95,7 @@ def check_vmap_method(vmap_method: str) -> None:
 
 def bind(
     args: Sequence[Any],
-    host_fn: HostFn,
+    call: HostCall,
     *,
     ordered: bool = False,
     partitioned: bool = False,
@@ -72,19 +103,19 @@ def bind(
     pred: Any = None,
     numpy_operands: bool = False,
 ) -> None:
-    """Stage ``host_fn(args, batch)`` at this point of the program.
+    """Stage ``call(args, batch)`` at this point of the program, as ``call.kind``'s primitive.
 
-    ``numpy_operands=True`` hands ``host_fn`` the host's numpy arrays as they are, skipping the
+    ``numpy_operands=True`` hands ``call`` the host's numpy arrays as they are, skipping the
     copy into JAX arrays; only for host functions that run no user code (formatting).
     """
     check_vmap_method(vmap_method)
     operands = list(args) if pred is None else [pred, *args]
     if not jx.HOST_CALL:
-        _bind_through_jax_debug(operands, host_fn, ordered, pred is not None, numpy_operands)
+        _bind_through_jax_debug(operands, call, ordered, pred is not None, numpy_operands)
         return
-    host_call_p.bind(
+    PRIMITIVES[call.kind].bind(
         *operands,
-        host_fn=host_fn,
+        callback=call,
         effect=effect_for(ordered),
         partitioned=partitioned,
         vmap_method=vmap_method,
@@ -126,7 +157,8 @@ def _select(values: list[Any], batch: Batch | None) -> tuple[list[Any], Batch | 
         v.reshape((batch.size, *v.shape[rank:]))[chosen] if flag else v
         for v, flag in zip(values, batch.batched[1:], strict=True)
     ]
-    return picked, Batch((int(chosen.size),), batch.batched[1:], tuple(int(i) for i in chosen))
+    indices = tuple(int(i) for i in chosen)
+    return picked, Batch((int(chosen.size),), batch.batched[1:], indices, batch.size)
 
 
 def _call(host_fn: HostFn, values: list[Any], batch: Batch | None) -> None:
@@ -174,16 +206,14 @@ def _as_numpy(value: Any) -> Any:
     return np.asarray(value)
 
 
-@host_call_p.def_impl
-def _impl(*operands, host_fn, batch, has_pred, numpy_operands, **params):
+def _impl(*operands, callback, batch, has_pred, numpy_operands, **params):
     """Run the host call now (no ``jit``); numpy operands are the caller's, so they are copied."""
     del params
     operands = tuple(np.array(v) if isinstance(v, np.ndarray) else v for v in operands)
-    run_host(host_fn, operands, batch=batch, has_pred=has_pred, numpy_operands=numpy_operands)
+    run_host(callback, operands, batch=batch, has_pred=has_pred, numpy_operands=numpy_operands)
     return []
 
 
-@host_call_p.def_effectful_abstract_eval
 def _abstract_eval(*avals, effect, **params):
     del avals, params
     return [], {effect}
@@ -211,7 +241,7 @@ def _expand(operands, dims, size: int, batch: Batch | None):
     return expanded, Batch((size, *inner), batched)
 
 
-def _batch_rule(operands, dims, *, vmap_method, batch, **params):
+def _batch_rule(primitive, operands, dims, *, vmap_method, batch, **params):
     size = next(x.shape[d] for x, d in zip(operands, dims, strict=True) if d is not None)
     if vmap_method == "sequential":
         for i in range(size):
@@ -219,28 +249,21 @@ def _batch_rule(operands, dims, *, vmap_method, batch, **params):
                 x if d is None else lax.index_in_dim(x, i, d, keepdims=False)
                 for x, d in zip(operands, dims, strict=True)
             ]
-            host_call_p.bind(*element, vmap_method=vmap_method, batch=batch, **params)
+            primitive.bind(*element, vmap_method=vmap_method, batch=batch, **params)
         return [], []
     expanded, new_batch = _expand(operands, dims, size, batch)
-    host_call_p.bind(*expanded, vmap_method=vmap_method, batch=new_batch, **params)
+    primitive.bind(*expanded, vmap_method=vmap_method, batch=new_batch, **params)
     return [], []
 
 
-jx.primitive_batchers[host_call_p] = _batch_rule
-
-
-def _jvp_rule(primals, tangents, **params):
+def _jvp_rule(primitive, primals, tangents, **params):
     del tangents
-    return host_call_p.bind(*primals, **params), []
+    return primitive.bind(*primals, **params), []
 
 
 def _transpose_rule(cotangents, *operands, **params):
     del cotangents, params
     return [None] * len(operands)
-
-
-jx.primitive_jvps[host_call_p] = _jvp_rule
-jx.primitive_transposes[host_call_p] = _transpose_rule
 
 
 def _partial_eval_custom(saveable, unks_in, inst_in, eqn):
@@ -253,37 +276,33 @@ def _partial_eval_custom(saveable, unks_in, inst_in, eqn):
     if any(unks_in):
         residuals = [v for v, inst in zip(eqn.invars, inst_in, strict=True) if not inst]
         return None, eqn, [], [], residuals
-    if saveable(host_call_p, *[v.aval for v in eqn.invars], **eqn.params):
+    if saveable(eqn.primitive, *[v.aval for v in eqn.invars], **eqn.params):
         return eqn, (eqn if all(inst_in) else None), [], [], []
     return eqn, eqn, [], [], []
 
 
-jx.partial_eval_custom_rules[host_call_p] = _partial_eval_custom
-
-
-@jx.register_discharge_rule(host_call_p)
-def _discharge_rule(in_avals, out_avals, *operands, **params):
+def _discharge_rule(primitive, in_avals, out_avals, *operands, **params):
     """The host call reads its operands and writes no reference: nothing to discharge."""
     del out_avals
-    return [None] * len(in_avals), host_call_p.bind(*operands, **params)
+    return [None] * len(in_avals), primitive.bind(*operands, **params)
 
 
-def _guarded(pred, *args, **params):
+def _guarded(primitive, pred, *args, **params):
     """Enter the host call only where ``pred`` holds anywhere (no transfer otherwise)."""
 
     def call():
-        host_call_p.bind(pred, *args, **params)
+        primitive.bind(pred, *args, **params)
         return ()
 
     lax.cond(jnp.any(pred), call, lambda: ())
     return []
 
 
-def _on_first_auto_index(auto_axes, *operands, **params):
+def _on_first_auto_index(primitive, auto_axes, *operands, **params):
     """Under a partly manual ``shard_map``: call once, where the automatic axes' index is 0."""
 
     def call():
-        host_call_p.bind(*operands, **params)
+        primitive.bind(*operands, **params)
         return ()
 
     def body():
@@ -295,9 +314,10 @@ def _on_first_auto_index(auto_axes, *operands, **params):
 
 
 def _lowering(
+    primitive,
     ctx,
     *operands,
-    host_fn,
+    callback,
     effect,
     partitioned,
     vmap_method,
@@ -307,7 +327,7 @@ def _lowering(
     numpy_operands,
 ):
     params = dict(
-        host_fn=host_fn,
+        callback=callback,
         effect=effect,
         partitioned=partitioned,
         vmap_method=vmap_method,
@@ -316,15 +336,22 @@ def _lowering(
         numpy_operands=numpy_operands,
     )
     if has_pred and not guarded:
-        return jx.lower_fun(partial(_guarded, **params, guarded=True))(ctx, *operands)
+        rule = partial(_guarded, primitive, **params, guarded=True)
+        return jx.lower_fun(rule)(ctx, *operands)
     sharding, auto_axes = jx.callback_sharding(ctx)
     if auto_axes:
-        rule = partial(_on_first_auto_index, auto_axes, **params, guarded=guarded)
+        rule = partial(_on_first_auto_index, primitive, auto_axes, **params, guarded=guarded)
         return jx.lower_fun(rule)(ctx, *operands)
+
+    mesh = jx.lowering_mesh(ctx)
 
     @findable
     def host(*flat):
-        run_host(host_fn, flat, batch=batch, has_pred=has_pred, numpy_operands=numpy_operands)
+        before, _running.mesh = lowered_mesh(), mesh
+        try:
+            run_host(callback, flat, batch=batch, has_pred=has_pred, numpy_operands=numpy_operands)
+        finally:
+            _running.mesh = before
         return ()
 
     jx.lower_with_effect_token(
@@ -342,5 +369,26 @@ def _lowering(
     return []
 
 
-if jx.HOST_CALL:
-    jx.register_host_lowering(host_call_p, _lowering)
+_running = threading.local()
+
+
+def lowered_mesh() -> Any:
+    """The concrete mesh of the ``shard_map`` whose host call runs on this thread, if known."""
+    return getattr(_running, "mesh", None)
+
+
+def _register(primitive: Any) -> None:
+    """Give ``primitive`` the host call's evaluation, transformation and lowering rules."""
+    primitive.def_impl(_impl)
+    primitive.def_effectful_abstract_eval(_abstract_eval)
+    jx.primitive_batchers[primitive] = partial(_batch_rule, primitive)
+    jx.primitive_jvps[primitive] = partial(_jvp_rule, primitive)
+    jx.primitive_transposes[primitive] = _transpose_rule
+    jx.partial_eval_custom_rules[primitive] = _partial_eval_custom
+    jx.register_discharge_rule(primitive)(partial(_discharge_rule, primitive))
+    if jx.HOST_CALL:
+        jx.register_host_lowering(primitive, partial(_lowering, primitive))
+
+
+for _primitive in PRIMITIVES.values():
+    _register(_primitive)

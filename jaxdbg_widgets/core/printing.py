@@ -19,10 +19,16 @@ import jax
 import numpy as np
 
 from jaxdbg_widgets.core import _jax_internals as jx
-from jaxdbg_widgets.core import formatting, sinks
+from jaxdbg_widgets.core import formatting, processes, sinks
 from jaxdbg_widgets.core.arguments import SplitArguments, check_two_call_form, split_arguments
 from jaxdbg_widgets.core.callsite import CallSite, user_call_site
-from jaxdbg_widgets.core.primitive import Batch, bind, check_vmap_method, current_thread_id
+from jaxdbg_widgets.core.primitive import (
+    Batch,
+    HostCall,
+    bind,
+    check_vmap_method,
+    current_thread_id,
+)
 
 logger = logging.getLogger("jaxdbg_widgets")
 
@@ -41,7 +47,7 @@ _KEEP_AT_MOST = 64
 
 
 def _record(
-    text: str, site: CallSite, names: tuple[str, ...], values, args, kwargs
+    text: str, site: CallSite, names: tuple[str, ...], values, args, kwargs, process: int | None
 ) -> sinks.PrintRecord:
     """The record for the print sinks; its summaries are built on first read when the printed
     arrays are small enough to keep (XLA hands callbacks arrays of their own, never views)."""
@@ -58,6 +64,7 @@ def _record(
         printed,
         current_thread_id(),
         names,
+        process,
     )
 
 
@@ -85,19 +92,20 @@ def _print_host_fn(
             record.created = time.time()
             logger.handle(record)
             return
-        sys.stdout.write(text + "\n")
+        process = processes.process_index()
+        sys.stdout.write(processes.label_line(process, text) + "\n")
         if sinks.has_sinks():
-            sinks.emit(_record(text, site, names, values, args, kwargs))
+            sinks.emit(_record(text, site, names, values, args, kwargs, process))
 
     return host
 
 
 def _staged_print(
-    name: str, *, ordered, partitioned, skip_format_check, vmap_method, level, site=None
+    names: _Names, *, ordered, partitioned, skip_format_check, vmap_method, level, site=None
 ):
     def stage(fmt: str, *args: Any, **kwargs: Any) -> None:
         if not skip_format_check:
-            formatting.check_format(name, fmt, args, kwargs)
+            names.check(fmt, args, kwargs)
         if jx.in_pallas_kernel():
             _JAX_OWN_PRINT(fmt, *args, ordered=ordered, **_FORMAT_CHECKED, **kwargs)
             return
@@ -116,16 +124,18 @@ def _staged_print(
             )
         split = split_arguments(args, kwargs)
         placeholders = formatting.has_placeholders(fmt)
+        host = _print_host_fn(
+            fmt,
+            placeholders,
+            split,
+            call_site,
+            log_record,
+            (*map(str, range(len(args))), *kwargs),
+        )
+        kind = "print" if level is None else "log"
         bind(
             split.dynamic,
-            _print_host_fn(
-                fmt,
-                placeholders,
-                split,
-                call_site,
-                log_record,
-                (*map(str, range(len(args))), *kwargs),
-            ),
+            HostCall(host, kind, f"{kind}({fmt!r})"),
             ordered=ordered,
             partitioned=partitioned,
             vmap_method=vmap_method,
@@ -137,15 +147,28 @@ def _staged_print(
 
 @dataclass(frozen=True)
 class _Names:
-    """How errors name the function the user called: ``jaxdbg_widgets.print`` or JAX's own."""
+    """How errors name the function the user called: ``jaxdbg_widgets.print`` or JAX's own.
+
+    Standing in for JAX's (``jax_errors``), a bad format raises exactly what this JAX raises.
+    """
 
     qualified: str
     two_call: str
+    jax_errors: bool = False
+
+    def check(self, fmt: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+        """Raise for a format that is not a string or leaves arguments unused."""
+        if self.jax_errors:
+            if not jx.check_jax_print_format(fmt, args, kwargs):
+                formatting.check_format(self.qualified, fmt, args, kwargs)
+            return
+        formatting.require_format_string(self.qualified, fmt)
+        formatting.check_format(self.qualified, fmt, args, kwargs)
 
 
 _PRINT = _Names("jaxdbg_widgets.print", "jaxdbg_widgets.print")
 _LOG = _Names("jaxdbg_widgets.log", "jaxdbg_widgets.log")
-_JAX_PRINT = _Names("jax.debug.print", "debug_print")
+_JAX_PRINT = _Names("jax.debug.print", "debug_print", jax_errors=True)
 
 
 def print(
@@ -190,7 +213,7 @@ def jax_debug_print(
 def print_from(site: CallSite, fmt: str, *args: Any, ordered: bool = False) -> None:
     """Stage a print attributed to ``site`` (for prints staged away from the user's call)."""
     _staged_print(
-        _PRINT.qualified,
+        _PRINT,
         ordered=ordered,
         partitioned=False,
         skip_format_check=False,
@@ -221,7 +244,7 @@ def _print_or_stage(
     """Stage the print now when ``fmt`` is given, else return the second half of the two-call form."""
     check_vmap_method(vmap_method)
     stage = _staged_print(
-        names.qualified,
+        names,
         ordered=ordered,
         partitioned=partitioned,
         skip_format_check=skip_format_check,

@@ -21,7 +21,8 @@ class PrintRecord(NamedTuple):
     ``printed`` holds ``(name, summary)`` pairs; or, when ``names`` is given, the printed values
     themselves, summarized only when ``values`` is read, so a print whose log is never looked
     at does not pay for them. A record holds only strings, numbers and small arrays, so the
-    garbage collector need not track the records a log keeps.
+    garbage collector need not track the records a log keeps. ``process`` is the JAX process
+    index in a multi-process job, ``None`` in a single process.
     """
 
     text: str
@@ -32,6 +33,7 @@ class PrintRecord(NamedTuple):
     printed: tuple[Any, ...]
     thread_id: int | None
     names: tuple[str, ...] | None = None
+    process: int | None = None
 
     @property
     def values(self) -> Summaries:

@@ -18,22 +18,32 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from jaxdbg_widgets import _kernel_internals
+from jaxdbg_widgets._kernel import parent
+from jaxdbg_widgets._kernel.shell import running_kernel
 from jaxdbg_widgets.core import jax_registry
 from jaxdbg_widgets.core.errors import DebuggerQuit, raise_findable
-from jaxdbg_widgets.debugger import headless, scripts, shard_serving, stops
+from jaxdbg_widgets.debugger import (
+    ended,
+    headless,
+    post_mortem,
+    relay,
+    render_memory,
+    scripts,
+    shard_serving,
+    stops,
+)
+from jaxdbg_widgets.debugger.cluster_session import ClusterSession
 from jaxdbg_widgets.debugger.protocol import apply_message
 from jaxdbg_widgets.debugger.session import Resume, Session
 from jaxdbg_widgets.debugger.shard_session import ShardSession
-from jaxdbg_widgets.debugger.transports.capability import Tier, current_kernel, detect_tier
+from jaxdbg_widgets.debugger.transports.capability import Tier, detect_tier
 from jaxdbg_widgets.debugger.view import builder_for
 
-Served = Session | ShardSession
-"""What a front end serves: one hit, or the gathered shards of a run."""
+Served = Session | ShardSession | ClusterSession
+"""What a front end serves: one hit, the gathered shards of a run, or every process's hits."""
 
 BACKEND_NAME = "jaxdbg"
 PRIORITY = 10
-POLL_SECONDS = 0.25
 RENDER_TIMEOUT_SECONDS = 5.0
 """How long a displayed debugger widget has to say it rendered before the typed prompt (or the
 headless policy) takes over; ``$JAXDBG_RENDER_TIMEOUT`` overrides it."""
@@ -45,7 +55,10 @@ PROMPT = "(jdb) "
 class MessageSource(Protocol):
     """Messages the widget's front end sent (``model.send(content)``), as the transports give them."""
 
-    def get(self, timeout: float) -> Any | None: ...
+    def get(self, timeout: float | None) -> Any | None: ...
+
+    def wake(self) -> None:
+        """Make a waiting ``get`` return ``None`` now: something else changed to redraw."""
 
     def close(self) -> None: ...
 
@@ -90,10 +103,10 @@ def _current_run() -> _Run:
 
 
 def _run_key() -> Any:
-    kernel = current_kernel()
+    kernel = running_kernel()
     if kernel is None:
         return _outside_kernel_run
-    msg_id = _kernel_internals.request_id(kernel)
+    msg_id = parent.request_id(kernel)
     return _outside_kernel_run if msg_id is None else msg_id
 
 
@@ -112,7 +125,7 @@ def _read_line(prompt: str) -> str | None:
     """A typed command: through the kernel's stdin channel, or the terminal outside a kernel."""
     from jaxdbg_widgets.debugger import transports
 
-    if current_kernel() is None:
+    if running_kernel() is None:
         return input(prompt)
     return transports.read_line(prompt)
 
@@ -150,8 +163,11 @@ def _serve_hit(
         thread_id=thread_id,
         batch_size=kwargs.get("batch_size"),
         batch_indices=kwargs.get("batch_indices"),
+        batch_total=kwargs.get("batch_total"),
         device=kwargs.get("device"),
+        shard=kwargs.get("shard"),
         hit=run.hits,
+        stop="post-mortem" if post_mortem.opened() else None,
         history=_history,
     )
     try:
@@ -207,10 +223,15 @@ def _serve(session: Served, front_end: FrontEnd) -> Resume:
     active = scripts.active()
     if active is not None:
         return _serve_script(session, active)
+    elsewhere = relay.current()
+    if elsewhere is not None:
+        return elsewhere(session)
     tier = front_end.detect_tier()
     if tier in (Tier.SUBSHELL, Tier.PUMP):
         from jaxdbg_widgets.debugger.transports.inbox import NoTransport
 
+        if render_memory.widgets_unseen():
+            return _serve_lines(session, front_end, widget=True, watch=True)
         try:
             return _serve_widget(session, front_end)
         except NoTransport:
@@ -218,6 +239,11 @@ def _serve(session: Served, front_end: FrontEnd) -> Resume:
     if tier in (Tier.STDIN, Tier.TERMINAL):
         return _serve_lines(session, front_end, widget=tier is Tier.STDIN)
     return _serve_headless(session)
+
+
+def serve_gathered(session: ClusterSession) -> Resume:
+    """Serve the hits of every process of a job through this kernel's best front end."""
+    return _serve(session, _default_front_end())
 
 
 def render_timeout() -> float:
@@ -234,12 +260,14 @@ def _serve_widget(session: Served, front_end: FrontEnd) -> Resume:
     A view says ``{"type": "rendered"}`` when it draws (any message from it proves it too).
     If none arrives within :func:`render_timeout` seconds, or the transport fails, the widget
     is frozen to its static view and the same breakpoint continues through typed commands,
-    which fall back to the headless policy where stdin is not allowed.
+    which fall back to the headless policy where stdin is not allowed. A timeout is remembered
+    (:mod:`~jaxdbg_widgets.debugger.render_memory`), so later hits do not wait again.
     """
     from jaxdbg_widgets.debugger.transports.inbox import NoTransport
     from jaxdbg_widgets.debugger.widget import DebuggerWidget
 
     builder = builder_for(session)
+    mark = ended.reload_mark()
     widget = DebuggerWidget(view=builder.build())
     inbox = front_end.open_inbox(widget)
     update = front_end.display(widget)
@@ -247,16 +275,20 @@ def _serve_widget(session: Served, front_end: FrontEnd) -> Resume:
     deadline = time.monotonic() + timeout
     rendered, fallback = False, None
     seen = getattr(session, "version", None)
+    stop_watching = _wake_on_changes(session, inbox)
     try:
         while session.resume is None:
-            content = inbox.get(POLL_SECONDS)
+            content = inbox.get(None if rendered else max(0.0, deadline - time.monotonic()))
             if content is not None:
-                rendered = True
+                if not rendered:
+                    rendered = True
+                    render_memory.note_rendered()
                 if content != RENDERED:
                     apply_message(session, content)
                     widget.view = builder.build()
             elif not rendered and time.monotonic() >= deadline:
                 fallback = f"no front end showed the debugger widget within {timeout:g} s"
+                render_memory.note_timeout()
                 break
             seen = _redraw_if_changed(session, seen, widget, builder)
     except NoTransport as error:
@@ -264,12 +296,45 @@ def _serve_widget(session: Served, front_end: FrontEnd) -> Resume:
     finally:
         inbox.close()
         status = "typed prompt" if fallback else _status(session)
-        _freeze(widget, builder.build(status), update)
+        _freeze(widget, builder.build(status), update, mark)
         builder.forget()
+        stop_watching()
     if fallback is None:
         return session.resume
     print(f"jaxdbg: {fallback}; continuing without the widget", flush=True)
     return _serve_lines(session, front_end, widget=False)
+
+
+def _wake_on_changes(session: Served, inbox: MessageSource) -> Callable[[], None]:
+    """Wake ``inbox`` each time a shard session changes on another thread (a shard arrives,
+    the run ends); returns the stop. A single hit changes only through its own messages."""
+    if isinstance(session, ShardSession):
+        changed = session.gathering.changed
+    elif isinstance(session, ClusterSession):
+        changed = session.changed
+    else:
+        return lambda: None
+    stopped = threading.Event()
+
+    def watch() -> None:
+        seen = session.version
+        while not stopped.is_set():
+            with changed:
+                while not stopped.is_set() and session.version == seen:
+                    changed.wait()
+                seen = session.version
+            if not stopped.is_set():
+                inbox.wake()
+
+    watcher = threading.Thread(target=watch, name="jaxdbg-redraw", daemon=True)
+    watcher.start()
+
+    def stop() -> None:  # without waiting: the watcher ends as soon as it wakes
+        stopped.set()
+        with changed:
+            changed.notify_all()
+
+    return stop
 
 
 def _redraw_if_changed(session: Served, seen: Any, widget: Any, builder: Any) -> Any:
@@ -280,11 +345,20 @@ def _redraw_if_changed(session: Served, seen: Any, widget: Any, builder: Any) ->
     return version
 
 
-def _serve_lines(session: Served, front_end: FrontEnd, *, widget: bool) -> Resume:
+def _serve_lines(
+    session: Served, front_end: FrontEnd, *, widget: bool, watch: bool = False
+) -> Resume:
+    """Serve typed commands; ``widget`` shows the debugger widget beside them.
+
+    ``watch`` also listens to that widget, so that its acknowledgement (a front end that draws
+    widgets after all) brings the clickable widget back from the next hit on.
+    """
     from jaxdbg_widgets.debugger.widget import DebuggerWidget
 
     builder = builder_for(session)
+    mark = ended.reload_mark()
     view = DebuggerWidget(view=builder.build()) if widget else None
+    inbox = _listen(view, front_end) if view is not None and watch else None
     update = front_end.display(view) if view is not None else None
     print(f"{_banner(session)}\n{session.context()}", flush=True)
     try:
@@ -302,9 +376,34 @@ def _serve_lines(session: Served, front_end: FrontEnd, *, widget: bool) -> Resum
                 view.view = builder.build()
         return session.resume
     finally:
+        if inbox is not None:
+            _note_acknowledgement(inbox)
         if view is not None and update is not None:
-            _freeze(view, builder.build(_status(session)), update)
+            _freeze(view, builder.build(_status(session)), update, mark)
         builder.forget()
+
+
+def _listen(view: Any, front_end: FrontEnd) -> MessageSource | None:
+    """An inbox on ``view``, or ``None`` where the transport refuses one."""
+    from jaxdbg_widgets.debugger.transports.inbox import NoTransport
+
+    try:
+        return front_end.open_inbox(view)
+    except NoTransport:
+        return None
+
+
+def _note_acknowledgement(inbox: MessageSource) -> None:
+    """Remember a widget that spoke while typed commands were served; then close its inbox."""
+    from jaxdbg_widgets.debugger.transports.inbox import NoTransport
+
+    try:
+        if inbox.get(0) is not None:
+            render_memory.note_rendered()
+    except (NoTransport, KeyboardInterrupt):
+        pass  # the session is over either way; an interrupt has reached it already
+    finally:
+        inbox.close()
 
 
 def _status(session: Served) -> str:
@@ -312,13 +411,15 @@ def _status(session: Served) -> str:
     return session.resume.value if session.resume is not None else "interrupted"
 
 
-def _freeze(widget: Any, final: dict[str, Any], update: Callable[[Any], None]) -> None:
-    """Show the final state, then replace the output by its static rendering and close the comm."""
+def _freeze(widget: Any, final: dict[str, Any], update: Callable[[Any], None], mark: int) -> None:
+    """Show the final state, then replace the output by its static rendering; the widget stays
+    open, frozen, for a page reloaded while the session waited (see :mod:`.ended`), and ``mark``
+    (taken when the session started) tells whether one was."""
     from jaxdbg_widgets.debugger.widget import FrozenView
 
     widget.view = final
     update(FrozenView(final))
-    widget.close()
+    ended.keep(widget, mark)
 
 
 def _serve_script(session: Served, active: scripts.Script) -> Resume:
@@ -344,11 +445,11 @@ def _serve_headless(session: Served) -> Resume:
     if policy is headless.HeadlessPolicy.RAISE:
         session.resume = Resume.QUIT
         raise DebuggerQuit(
-            f"breakpoint at {session.location} was reached with no front end to answer it "
+            f"{_kind()} at {session.location} was reached with no front end to answer it "
             f"(headless policy 'raise'; see %jaxdbg headless or ${headless.ENV_VAR})"
         )
     print(
-        f"jaxdbg: breakpoint at {session.location} continued: no front end can answer "
+        f"jaxdbg: {_kind()} at {session.location} continued: no front end can answer "
         f"(headless policy 'continue'; see %jaxdbg headless or ${headless.ENV_VAR})",
         flush=True,
     )
@@ -356,15 +457,20 @@ def _serve_headless(session: Served) -> Resume:
     return Resume.CONTINUE
 
 
+def _kind() -> str:
+    """``post-mortem`` for the debugger opened on an error, else ``breakpoint``."""
+    return "post-mortem" if post_mortem.opened() else "breakpoint"
+
+
 def _banner(session: Served, *, stable: bool = False) -> str:
-    """``Breakpoint 1 at f (In[3]:5), main thread``; ``stable`` hides thread numbers."""
+    """``Breakpoint 1 at f (In[3]:5), main thread`` (``Post-mortem at ...`` on an error);
+    ``stable`` hides thread numbers."""
     where = session.thread_label
     if stable and session.thread_id is not None:
         where = "worker thread" + (f", {session.device}" if session.device else "")
-    batch = (
-        f", batch index {session.batch_index} of {session.batch_size}" if session.batch_size else ""
-    )
-    return f"Breakpoint {session.hit} at {session.location}, {where}{batch}"
+    batch = f", {session.batch_label}" if session.batch_size else ""
+    what = "Post-mortem" if post_mortem.opened() else f"Breakpoint {session.hit}"
+    return f"{what} at {session.location}, {where}{batch}"
 
 
 debugger_backend = make_backend()

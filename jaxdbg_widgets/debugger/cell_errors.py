@@ -10,8 +10,9 @@ line instead, and the log record for it is dropped. A quit or an interrupt that 
 worker thread (:mod:`jaxdbg_widgets.debugger.stops`) reaches the cell directly, also in one line.
 
 With JAX's NaN/Inf checks on, a ``FloatingPointError`` first opens the debugger post-mortem
-on the user frames of its traceback (:mod:`jaxdbg_widgets.debugger.post_mortem`), then is
-shown in one line.
+on the user frames of its traceback, or at the origin its NaN search found under
+``%jaxdbg nans on`` (:mod:`jaxdbg_widgets.debugger.post_mortem`), then is shown in one line. Where no one can answer a post-mortem, none opens and the error keeps
+JAX's own traceback.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from jaxdbg_widgets import _kernel_internals
+from jaxdbg_widgets._kernel import error_line
 from jaxdbg_widgets.core._jax_internals import callback_logger_names
 from jaxdbg_widgets.core.errors import DebuggerQuit, original_exception
 from jaxdbg_widgets.debugger import backend, post_mortem, stops
@@ -45,7 +46,7 @@ def _jax_runtime_error() -> type[BaseException]:
 
 def _show_short(shell: Any, value: BaseException) -> list[str]:
     """Show ``value`` in the cell as one ``Type: message`` line."""
-    return _kernel_internals.show_error_line(shell, value)
+    return error_line.show_error_line(shell, value)
 
 
 def install(ip: Any) -> Callable[[], None]:
@@ -60,8 +61,9 @@ def install(ip: Any) -> Callable[[], None]:
         released = stops.take_shown(value)
         if released is not None:
             return _show_short(shell, released)
-        if post_mortem.wants_post_mortem(value):
-            post_mortem.debug(value, tb, backend.debugger_backend)
+        if post_mortem.wants_post_mortem(value) and post_mortem.debug(
+            value, tb, backend.debugger_backend
+        ):
             return _show_short(shell, value)
         if previous_types and issubclass(etype, previous_types):
             return previous_handler(etype, value, tb, tb_offset=tb_offset)

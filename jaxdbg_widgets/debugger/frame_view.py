@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from jaxdbg_widgets import _kernel_internals
+from jaxdbg_widgets._kernel import cell_files
 from jaxdbg_widgets.core.callsite import is_internal_file
 
 _DEF_LINE = re.compile(r"^\s*(?:async\s+)?def\s+(\w+)\s*\(")
@@ -116,4 +116,4 @@ def _indent(line: str) -> int:
 
 def display_filename(filename: str) -> str:
     """``In[3]`` for code IPython compiled from cell 3, else the file name itself."""
-    return _kernel_internals.cell_name(filename) or filename
+    return cell_files.cell_name(filename) or filename

@@ -2,16 +2,20 @@
 
 With ``jax_debug_nans`` or ``jax_debug_infs`` on, JAX re-runs a jitted function op by op
 and raises ``FloatingPointError`` from the user's own frames. The cell error handler
-(:mod:`jaxdbg_widgets.debugger.cell_errors`) hands such an error here: the user frames of
-its traceback are served as one debugger session (widget, typed lines, a script or the
-headless policy), then the cell shows the error in one line.
+(:mod:`jaxdbg_widgets.debugger.cell_errors`) hands such an error here: where someone can
+answer (a widget, a typed prompt, a script, or the ``script`` headless policy) the user frames
+of its traceback are served as one post-mortem session, then the cell shows the error in one
+line. An error that carries the origin of its NaN (``%jaxdbg nans on``) is served at that
+origin instead, the equation's inputs and outputs as locals. Where no one can (an unattended run: nbclient, nbval), no post-mortem opens, nothing is
+added to the output and the cell shows JAX's traceback as JAX raised it.
 """
 
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import traceback
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from types import TracebackType
 from typing import Any
 
@@ -19,7 +23,9 @@ from jaxdbg_widgets.core import breakpoints
 from jaxdbg_widgets.core.callsite import is_internal
 from jaxdbg_widgets.core.errors import DebuggerQuit
 from jaxdbg_widgets.core.frames import Frame, snapshot
-from jaxdbg_widgets.debugger import scripts
+from jaxdbg_widgets.debugger import headless, scripts
+
+_opened: contextvars.ContextVar[bool] = contextvars.ContextVar("jaxdbg_post_mortem", default=False)
 
 
 def checks_on() -> bool:
@@ -43,21 +49,57 @@ def user_frames(tb: TracebackType | None) -> list[Frame]:
     ]
 
 
+def origin_frames(error: BaseException) -> list[Frame]:
+    """The frames at the origin an error's NaN search found (``%jaxdbg nans on``), else none."""
+    frames = getattr(error, "debugger_frames", None)
+    return list(frames()) if callable(frames) else []
+
+
+def someone_can_answer() -> bool:
+    """Whether a person (a widget or a typed prompt) or the ``script`` headless policy answers."""
+    from jaxdbg_widgets.debugger.transports.capability import Tier, detect_tier
+
+    if detect_tier() is not Tier.HEADLESS:
+        return True
+    return headless.current_policy() is headless.HeadlessPolicy.SCRIPT
+
+
+def opened() -> bool:
+    """Whether the session being served is a post-mortem (so it is named one, not a breakpoint)."""
+    return _opened.get()
+
+
+@contextlib.contextmanager
+def _serving() -> Iterator[None]:
+    token = _opened.set(True)
+    try:
+        yield
+    finally:
+        _opened.reset(token)
+
+
 def debug(
     error: BaseException,
     tb: TracebackType | None,
     backend: Callable[[Sequence[Any], Any], None],
-) -> None:
-    """Serve the user frames of ``tb`` with ``backend``; a quit or an interrupt just ends it.
+    answerable: Callable[[], bool] | None = None,
+) -> bool:
+    """Serve the user frames of ``tb`` with ``backend``; whether a post-mortem was opened.
 
-    A ``with script(...)`` block that ``error`` left with commands unused answers here.
+    It opens where a ``with script(...)`` block that ``error`` left with commands unused, a
+    queued script, or ``answerable()`` (default :func:`someone_can_answer`) says someone
+    answers. A quit or an interrupt just ends it.
     """
-    frames = user_frames(tb)
+    frames = origin_frames(error) or user_frames(tb)
     if not frames:
-        return
-    with (
-        scripts.resumed_for(error),
-        contextlib.suppress(DebuggerQuit, KeyboardInterrupt),
-        breakpoints.sessions.serve(),
-    ):
-        backend(frames, None)
+        return False
+    with scripts.resumed_for(error):
+        if scripts.active() is None and not (answerable or someone_can_answer)():
+            return False
+        with (
+            _serving(),
+            contextlib.suppress(DebuggerQuit, KeyboardInterrupt),
+            breakpoints.sessions.serve(),
+        ):
+            backend(frames, None)
+    return True

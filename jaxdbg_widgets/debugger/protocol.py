@@ -4,20 +4,25 @@
 selects a frame; ``{"type": "batch", "index": 1}`` selects a ``vmap`` element;
 ``{"type": "internal", "show": true}`` shows internal frames. A shard session also takes
 ``{"type": "device", "index": 3}`` (select a shard), ``{"type": "compare", "expression": "y"}``
-and ``{"type": "continue", "index": 3}`` (release that shard alone). Anything else is reported in the
-transcript as an error; it never ends the session.
+and ``{"type": "continue", "index": 3}`` (release that shard alone); so does the session of
+every process of a job, whose index runs over the hits of every process. Picking a frame, an
+element or a device is navigation and stays out of the transcript; a compare keeps only its
+verdict there, since the view shows its table. Anything else is reported in the transcript as
+an error; it never ends the session. The messages are declared once, as
+:data:`jaxdbg_widgets.debugger.schema.DebuggerMessage` and its JSDoc twin in ``js/debugger.js``.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from jaxdbg_widgets.debugger.cluster_session import ClusterSession
 from jaxdbg_widgets.debugger.session import Session
 from jaxdbg_widgets.debugger.shard_session import ShardSession
 from jaxdbg_widgets.debugger.values import short_repr
 
 
-def apply_message(session: Session | ShardSession, content: Any) -> None:
+def apply_message(session: Session | ShardSession | ClusterSession, content: Any) -> None:
     """Apply one front-end message to ``session``; bad messages become transcript errors."""
     try:
         _apply(session, content)
@@ -35,7 +40,7 @@ def _action(content: Any) -> str:
 _ACTIONS = {"batch": "b", "frame": "frame", "device": "dev", "continue": "c"}
 
 
-def _apply(session: Session | ShardSession, content: Any) -> None:
+def _apply(session: Session | ShardSession | ClusterSession, content: Any) -> None:
     if not isinstance(content, dict):
         raise TypeError("a debugger message must be an object with a 'type'")
     kind = content.get("type")
@@ -50,20 +55,21 @@ def _apply(session: Session | ShardSession, content: Any) -> None:
         session.select_batch(_index(content))
     elif kind == "internal":
         session.set_show_internal(bool(content.get("show")))
-    elif kind in ("device", "continue", "compare") and isinstance(session, ShardSession):
-        session.run(_shard_command(kind, content))
+    elif kind == "device" and isinstance(session, (ShardSession, ClusterSession)):
+        session.select_device(_index(content))
+    elif kind == "compare" and isinstance(session, (ShardSession, ClusterSession)):
+        session.compare_in_view(_expression(content))
+    elif kind == "continue" and isinstance(session, (ShardSession, ClusterSession)):
+        session.run(f"c {_index(content)}")
     else:
         raise ValueError(f"unknown debugger message type {kind!r}")
 
 
-def _shard_command(kind: str, content: dict[str, Any]) -> str:
-    """The typed command a shard click stands for, so the transcript shows the user's action."""
-    if kind == "compare":
-        expression = content.get("expression")
-        if not isinstance(expression, str):
-            raise TypeError("a compare message needs a string 'expression'")
-        return f"compare {expression}"
-    return f"{_ACTIONS[kind]} {_index(content)}"
+def _expression(content: dict[str, Any]) -> str:
+    expression = content.get("expression")
+    if not isinstance(expression, str):
+        raise TypeError("a compare message needs a string 'expression'")
+    return expression
 
 
 def _index(content: dict[str, Any]) -> int:

@@ -10,13 +10,18 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from types import CodeType
 from typing import Any
 
+from jaxdbg_widgets.core.shard_place import ShardPlace
 from jaxdbg_widgets.debugger.frame_view import FrameView, display_filename, view_frame
-from jaxdbg_widgets.debugger.values import describe_error, safe_repr
+from jaxdbg_widgets.debugger.transports import interrupts
+from jaxdbg_widgets.debugger.values import describe_error, is_array, safe_repr
+from jaxdbg_widgets.debugger.workers import thread_name
 
 HISTORY_LIMIT = 200
+STOPPED_SHOWN = 12
 TRANSCRIPT_LIMIT = 200
 _EVALUATION_ERRORS = BaseException
 """What an evaluated line may raise and the session shows as an error: even ``SystemExit`` or
@@ -33,11 +38,13 @@ class Resume(str, enum.Enum):
 
 @dataclass(frozen=True)
 class Entry:
-    """One command and what it printed; ``error`` marks ``*** ...`` lines."""
+    """One command and what it printed; ``error`` marks ``*** ...`` lines; ``value`` is a ``p``
+    result that is an array, kept so a view can draw its picture."""
 
     command: str
     output: str
     error: bool = False
+    value: Any = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -101,8 +108,11 @@ class Session(CommandLog):
         thread_id: int | None = None,
         batch_size: int | None = None,
         batch_indices: Sequence[int] | None = None,
+        batch_total: int | None = None,
         device: str | None = None,
+        shard: ShardPlace | None = None,
         hit: int = 1,
+        stop: str | None = None,
         show_internal: bool = False,
         history: Sequence[str] = (),
     ) -> None:
@@ -111,8 +121,15 @@ class Session(CommandLog):
         self.batch_size = batch_size if batch_size and batch_size > 0 else None
         self.batch_index = 0
         self.batch_indices = list(batch_indices) if batch_indices is not None else None
-        self.device = device
+        self.batch_total = batch_total if batch_total else self.batch_size
+        """How many elements the whole ``vmap`` batch has (more than ``batch_size`` when a
+        ``breakpoint_if`` held only at ``batch_indices``)."""
+        self.shard = shard
+        """Where the hit ran, as data (mesh position, device, ``vmap`` element), when known."""
+        self.device = device if device is not None or shard is None else shard.label
         self.hit = hit
+        self.stop = stop or f"breakpoint #{hit}"
+        """What stopped here, as the header names it: ``breakpoint #2``, ``post-mortem``."""
         self.show_internal = show_internal
         self.location = self._frames[0].label if self._frames else "<no frames>"
         self.selected = 0
@@ -139,8 +156,8 @@ class Session(CommandLog):
 
     @property
     def thread_label(self) -> str:
-        """``main thread`` or ``thread N``, plus the device when the breakpoint names it."""
-        thread = "main thread" if self.thread_id is None else f"thread {self.thread_id}"
+        """``main thread`` or ``worker N``, plus the device when the breakpoint names it."""
+        thread = thread_name(self.thread_id)
         return f"{thread}, {self.device}" if self.device else thread
 
     def set_show_internal(self, show: bool) -> None:
@@ -158,13 +175,26 @@ class Session(CommandLog):
             raise ValueError(f"frame index must be an integer in [0, {len(self.frames) - 1}]")
         self.selected = index
 
-    def select_batch(self, index: int) -> None:
-        """Choose which ``vmap`` element every shown value comes from."""
-        if self.batch_size is None:
+    def select_batch(self, element: int) -> None:
+        """Choose which ``vmap`` element every shown value comes from, by its index in the
+        whole batch (``b 2`` is element 2 even when a predicate held only at 2, 3 and 4)."""
+        self.batch_index = self._batch_position(element)
+
+    def _batch_position(self, element: int) -> int:
+        """Where element ``element`` of the whole batch is among the elements that stopped."""
+        if self.batch_size is None or self.batch_total is None:
             raise ValueError("this breakpoint is not batched")
-        if not isinstance(index, int) or not 0 <= index < self.batch_size:
-            raise ValueError(f"batch index must be an integer in [0, {self.batch_size - 1}]")
-        self.batch_index = index
+        if isinstance(element, bool) or not isinstance(element, int):
+            raise ValueError(f"batch index must be an integer in [0, {self.batch_total - 1}]")
+        if not 0 <= element < self.batch_total:
+            raise ValueError(f"batch index must be an integer in [0, {self.batch_total - 1}]")
+        if self.batch_indices is None:
+            return element
+        if element not in self.batch_indices:
+            raise ValueError(
+                f"element {element} did not stop here: the predicate held at {self.stopped_elements}"
+            )
+        return self.batch_indices.index(element)
 
     @property
     def batch_element(self) -> int:
@@ -173,23 +203,63 @@ class Session(CommandLog):
             return int(self.batch_indices[self.batch_index])
         return self.batch_index
 
-    def frame_locals(self, frame: FrameView | None = None) -> dict[str, Any]:
+    @property
+    def stopped_elements(self) -> str:
+        """``elements 2, 3, 4``: where a predicate held, shortened past a dozen."""
+        shown = [str(i) for i in (self.batch_indices or [])[:STOPPED_SHOWN]]
+        more = len(self.batch_indices or []) - len(shown)
+        return "elements " + ", ".join(shown) + (f", ... ({more} more)" if more > 0 else "")
+
+    @property
+    def batch_label(self) -> str:
+        """``batch index 2 of 5``: the selected element and the whole batch, as ``b`` prints."""
+        label = f"batch index {self.batch_element} of {self.batch_total}"
+        if self.batch_indices is not None and len(self.batch_indices) != self.batch_total:
+            label += f" (stopped at {self.stopped_elements})"
+        return label
+
+    def frame_locals(
+        self, frame: FrameView | None = None, batch_index: int | None = None
+    ) -> dict[str, Any]:
         """The frame's locals with batched values narrowed to the selected batch element."""
         frame = self.frame if frame is None else frame
+        index = self.batch_index if batch_index is None else batch_index
         if self.batch_size is None or not frame.batched:
             return dict(frame.locals)
         return {
-            name: _batch_element(value, frame.batched[name], self.batch_index)
+            name: _batch_element(value, frame.batched[name], index)
             if name in frame.batched
             else value
             for name, value in frame.locals.items()
         }
 
-    def evaluate(self, expression: str) -> Any:
-        """Evaluate ``expression`` in the selected frame's globals and (batch-narrowed) locals."""
-        namespace = dict(self.frame.globals)
-        namespace.update(self.frame_locals())
-        return eval(compile(expression, "<jdb>", "eval"), namespace)
+    def evaluate(
+        self,
+        expression: str | CodeType,
+        *,
+        depth: int | None = None,
+        element: int | None = None,
+    ) -> Any:
+        """Evaluate ``expression`` in a frame's globals and (batch-narrowed) locals.
+
+        The selected frame and element, unless ``depth`` and ``element`` (an index in the
+        whole ``vmap`` batch) name others: a shard session compares every shard at the shown
+        shard's. ``depth`` is clamped to the frames there are; ``element`` must have stopped.
+        A kernel interrupt stops the expression at once, on a worker thread too.
+        """
+        frames = self.frames
+        if not frames:
+            raise LookupError("this breakpoint has no frames")
+        frame = frames[self.selected if depth is None else max(0, min(depth, len(frames) - 1))]
+        batch_index = None
+        if element is not None and self.batch_size is not None:
+            batch_index = self._batch_position(element)
+        namespace = dict(frame.globals)
+        namespace.update(self.frame_locals(frame, batch_index))
+        if isinstance(expression, str):
+            expression = compile(expression, "<jdb>", "eval")
+        code = expression
+        return interrupts.call_interruptibly(lambda: eval(code, namespace))
 
     def run(self, line: str) -> Entry:
         """Run one jdb command line, record it in the transcript and history, and return it."""
@@ -204,7 +274,7 @@ class Session(CommandLog):
             result = Entry(line, f"*** {describe_error(err)}", error=True)
         entry = result if isinstance(result, Entry) else Entry(line, result)
         if entry.command != line:
-            entry = Entry(line, entry.output, entry.error)
+            entry = Entry(line, entry.output, entry.error, entry.value)
         self._record(entry)
         return entry
 
@@ -266,7 +336,7 @@ def _print_value(session: Session, expression: str, *, pretty: bool = False) -> 
         value = session.evaluate(expression)
     except _EVALUATION_ERRORS as err:
         return Entry("", f"*** {describe_error(err)}", error=True)
-    return Entry("", safe_repr(value, pretty=pretty))
+    return Entry("", safe_repr(value, pretty=pretty), value=value if is_array(value) else None)
 
 
 def _cmd_p(session: Session, arg: str) -> Entry:
@@ -308,7 +378,7 @@ def _cmd_batch(session: Session, arg: str) -> str:
         except ValueError:
             raise ValueError(f"batch index must be an integer, got {arg!r}") from None
         session.select_batch(index)
-    return f"batch index {session.batch_index} of {session.batch_size}"
+    return session.batch_label
 
 
 def _resume(how: Resume, message: str) -> Callable[[Session, str], str]:

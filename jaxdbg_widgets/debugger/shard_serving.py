@@ -17,17 +17,23 @@ from typing import Any
 
 from jaxdbg_widgets.core.breakpoints import sessions
 from jaxdbg_widgets.debugger.session import Resume, Session
+from jaxdbg_widgets.debugger.shard_gathering import place_of
 from jaxdbg_widgets.debugger.shard_session import ShardSession, expected_hits
 
-GATHER_SECONDS = 2.0
 QUIET_SECONDS = 0.2
-"""The serving thread waits for every expected shard, at most ``GATHER_SECONDS`` and only
-while they keep arriving (at most ``QUIET_SECONDS`` apart: ``breakpoint_if`` skips shards),
-before it serves those present; later ones join as they arrive. Scripts so see every shard."""
-POLL_SECONDS = 0.05
+"""The serving thread waits for every expected shard (each arrival wakes it) before it serves
+those present, so a script sees every shard; later ones join as they arrive. A shard that
+``breakpoint_if`` skipped sends nothing, so when none has arrived for ``QUIET_SECONDS`` the
+serving thread stops waiting for the rest."""
+
+SERVED_SECONDS = 5.0
+"""How long a released shard waits for the front end to freeze the session's record before it
+returns to the cell anyway (the record is drawn by then; this only bounds a stuck front end)."""
 
 _lock = threading.Lock()
 _open: dict[tuple[Any, str], ShardSession] = {}
+_closed = threading.Condition(_lock)
+"""Notified when a served session leaves :data:`_open`."""
 
 
 def is_shard_hit(kwargs: dict[str, Any]) -> bool:
@@ -54,8 +60,9 @@ def serve_hit(
         _start_server(shards, serve)
     with sessions.released():
         try:
-            while (resume := shards.wait(shard, POLL_SECONDS)) is None:
-                pass
+            resume = shards.wait(shard)
+            if shards.resume is not None:
+                shards.served.wait(SERVED_SECONDS)
         except BaseException as error:  # an interrupt on the main thread ends every shard
             shards.end(error)
             shards.claim_stop()
@@ -77,6 +84,7 @@ def _join(
     starts the next one.
     """
     key = (run_key, session.location)
+    place = place_of(session)
     while True:
         with _lock:
             shards = _open.get(key)
@@ -88,10 +96,17 @@ def _join(
                 shards = _open[key] = ShardSession(
                     expected=expected_hits(axis_sizes), axis_sizes=axis_sizes
                 )
-            if not shards.has(session.device):
+            if not shards.has(place):
                 return shards, shards.add(session), opened
         with sessions.released():
-            shards.wait_resumed(POLL_SECONDS)
+            _wait_over(key, shards)
+
+
+def _wait_over(key: tuple[Any, str], shards: ShardSession) -> None:
+    """Wait until ``shards`` is answered and then complete or no longer open under ``key``."""
+    shards.wait_resumed()
+    with _closed:
+        _closed.wait_for(lambda: _open.get(key) is not shards or shards.complete)
 
 
 def _start_server(shards: ShardSession, serve: Callable[[ShardSession], Resume]) -> None:
@@ -100,17 +115,19 @@ def _start_server(shards: ShardSession, serve: Callable[[ShardSession], Resume])
 
     def run() -> None:
         try:
-            shards.wait_for_hits(shards.expected or 1, GATHER_SECONDS, QUIET_SECONDS)
+            shards.wait_for_hits(shards.expected or 1, QUIET_SECONDS)
             serve(shards)
             if shards.resume is None:
                 shards.end(RuntimeError("the debugger front end ended without an answer"))
         except BaseException as error:
             shards.end(error)
         finally:
-            with _lock:
+            shards.served.set()
+            with _closed:
                 for key, open_ in list(_open.items()):
                     if open_ is shards:
                         del _open[key]
+                _closed.notify_all()
 
     thread = threading.Thread(target=context.run, args=(run,), name="jaxdbg-shards", daemon=True)
     thread.start()

@@ -11,7 +11,10 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
+from jaxdbg_widgets.debugger.schema import DebuggerView
+from jaxdbg_widgets.debugger.shard_compare import shard_ranges
 from jaxdbg_widgets.debugger.values import format_summary
+from jaxdbg_widgets.pictures.html import html_from_view
 
 _STATUS_TEXT = {
     "waiting": "waiting at breakpoint",
@@ -34,9 +37,14 @@ _VALUE = (
 )
 _ERROR = "color:var(--jp-error-color1,#d32f2f)"
 _MUTED = "color:var(--jp-content-font-color2,#666)"
+_TILES = "display:flex;flex-wrap:wrap;align-items:flex-end;gap:4px;margin:2px 0 4px 0"
+_TILE = "margin:0;text-align:center;max-width:8em;overflow:hidden;white-space:nowrap"
+_PIXELS = (
+    "image-rendering:pixelated;object-fit:contain;border:1px solid var(--jp-border-color2,#ccc)"
+)
 
 
-def render(view: dict[str, Any]) -> str:
+def render(view: DebuggerView) -> str:
     """The header, the frames, the current line and the transcript of ``view``, all escaped."""
     parts = [f'<div class="jaxdbg-static" style="{_BOX}">', _header(view)]
     parts.append(_shards(view))
@@ -53,7 +61,7 @@ def _header(view: dict[str, Any]) -> str:
     details = [header.get("thread", "")]
     if batch:
         details.append(f"batch index {batch['index']} of {batch['size']}")
-    details.append(f"breakpoint #{header.get('hit', 1)}")
+    details.append(header.get("stop", "breakpoint"))
     return (
         f"<div><b>jaxdbg</b> {escape(str(header.get('location', '')))} "
         f'<span style="{_MUTED}">({escape(", ".join(d for d in details if d))}; '
@@ -91,44 +99,68 @@ def _locals(view: dict[str, Any]) -> str:
 
 
 def _shards(view: dict[str, Any]) -> str:
-    """A shard session's devices, one row each, with the last compare's value beside it."""
+    """A shard session in a few lines at any device count: one line per group of shards in the
+    same state, then the last compare's groups of equal values and its verdict."""
     shards = view.get("shards")
     if not shards:
         return ""
-    compare = shards.get("compare") or {}
-    values = compare.get("rows", [])
     of = f" of {shards['expected']}" if shards.get("expected") else ""
     title = f"{shards['arrived']}{of} shards"
+    lines = [f'<div style="{_MUTED}">{escape(title)}</div>']
+    by_state: dict[str, list[int]] = {}
+    for device in shards.get("devices", []):
+        by_state.setdefault(device["state"], []).append(int(device["index"]))
+    for state, indices in by_state.items():
+        text = f"{shard_ranges(indices)}: {_STATUS_TEXT.get(state, state)}"
+        lines.append(f"<div>{escape(text)}</div>")
+    compare = shards.get("compare")
     if compare:
-        title += f"; compare {compare['expression']}"
-    body = []
-    for position, device in enumerate(shards.get("devices", [])):
-        value = values[position] if position < len(values) else None
-        marked = bool(value and value.get("differs"))
-        weight = ";font-weight:bold" if position == shards.get("selected") else ""
-        state = _STATUS_TEXT.get(device["state"], device["state"])
-        body.append(
-            f'<tr><td style="{_CELL}{weight}">{"! " if marked else ""}{int(device["index"])}</td>'
-            f'<td style="{_CELL}{weight}">{escape(device["label"])}</td>'
-            f'<td style="{_CELL};{_MUTED}">{escape(state)}</td>'
-            f'<td style="{_VALUE}{";" + _ERROR if marked else ""}">'
-            f"{escape(value['value']) if value else ''}</td></tr>"
+        expression = f"compare {compare['expression']}"
+        lines.append(f'<div style="{_MUTED}">{escape(expression)}</div>')
+        if compare.get("pictures"):
+            lines.append(_compare_pictures(compare["pictures"]))
+        for group in compare.get("groups", []):
+            style = f' style="{_ERROR}"' if group["differs"] else ""
+            text = f"{'! ' if group['differs'] else ''}{group['shards']}: {group['value']}"
+            lines.append(f"<div{style}>{escape(text)}</div>")
+        lines.append(f"<div>{escape(compare.get('verdict', ''))}</div>")
+    return f'<div style="{_PRE}">{"".join(lines)}</div>'
+
+
+def _compare_pictures(row: dict[str, Any]) -> str:
+    """The compare's pictures on their one scale, each under its shard's label, as plain HTML."""
+    tiles = []
+    for tile in row["tiles"]:
+        name = tile["label"] if tile["count"] == 1 else f"{tile['label']} ({tile['count']})"
+        style = f";{_ERROR}" if tile["differs"] else ""
+        tiles.append(
+            f'<figure style="{_TILE}{style}"><img src="{escape(tile["png"])}" '
+            f'alt="{escape(name)}: {escape(tile["summary"])}" width="48" height="48" '
+            f'style="{_PIXELS}"><figcaption>{escape(name)}</figcaption></figure>'
         )
-    return (
-        f'<div style="{_MUTED}">{escape(title)}</div>'
-        f'<table style="{_TABLE}">{"".join(body)}</table>'
-    )
+    if row.get("more"):
+        tiles.append(f'<span style="{_MUTED}">{escape(row["more"])}</span>')
+    scale = f'<div style="{_MUTED}">{escape(row["scale"]["text"])}</div>'
+    return f'{scale}<div style="{_TILES}">{"".join(tiles)}</div>'
 
 
 _STEPS = frozenset({"u", "up", "d", "down"})
+_DEVICE = frozenset({"dev", "device"})
+LISTING_KEPT = 8
+"""How many shards of a ``dev`` listing the saved transcript keeps."""
 
 
 def _shown_output(entry: dict[str, Any]) -> str:
-    """The output kept in the saved transcript: a frame step keeps only where it went."""
+    """The output kept in the saved transcript: a frame step or a device pick keeps only where
+    it went, a ``dev`` listing its first shards."""
     output = entry["output"]
-    if entry["command"].strip() not in _STEPS:
-        return output
+    name, _, arg = entry["command"].strip().partition(" ")
     lines = output.split("\n")
+    if name in _DEVICE and not arg.strip() and len(lines) > LISTING_KEPT + 1:
+        more = len(lines) - 1 - LISTING_KEPT
+        return "\n".join([*lines[: LISTING_KEPT + 1], f"... ({more} more shards)"])
+    if name not in _STEPS and name not in _DEVICE:
+        return output
     end = next((i for i, line in enumerate(lines) if line.startswith("> ")), len(lines) - 1)
     return "\n".join(lines[: end + 1])
 
@@ -144,4 +176,6 @@ def _transcript(view: dict[str, Any]) -> str:
         if output:
             style = f"{_PRE};{_ERROR}" if entry["error"] else _PRE
             parts.append(f'<pre style="{style}">{escape(output)}</pre>')
+        if "picture" in entry:  # a p result that is an array: its picture stays in the saved page
+            parts.append(html_from_view({"pictures": [entry["picture"]], "skipped": []}))
     return "".join(parts)

@@ -13,9 +13,9 @@ quit is raised there by :func:`release`. The cell then shows it in one line
 
 from __future__ import annotations
 
-import ctypes
 import threading
 
+from jaxdbg_widgets._kernel import threads
 from jaxdbg_widgets.core.errors import DebuggerQuit
 
 _lock = threading.Lock()
@@ -29,14 +29,6 @@ def _after_run(message: str) -> type[DebuggerQuit]:
         DebuggerQuit.__init__(self, message)
 
     return type("DebuggerQuit", (DebuggerQuit,), {"__init__": __init__, "__module__": __name__})
-
-
-def _raise_in(thread_id: int, error: type[BaseException]) -> bool:
-    """Raise ``error`` in the thread ``thread_id`` when it next runs Python."""
-    done = ctypes.pythonapi.PyThreadState_SetAsyncExc(
-        ctypes.c_ulong(thread_id), ctypes.py_object(error)
-    )
-    return done == 1
 
 
 def release(error: BaseException, thread_id: int | None) -> bool:
@@ -54,7 +46,7 @@ def release(error: BaseException, thread_id: int | None) -> bool:
             return False
         message = f"{error} once every shard of the run had reached its end"
         error = DebuggerQuit(message)
-        if not _raise_in(main.ident, _after_run(message)):
+        if not threads.raise_in(main.ident, _after_run(message)):
             return False
     with _lock:
         _pending = error

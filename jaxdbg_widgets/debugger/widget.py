@@ -22,7 +22,9 @@ class DebuggerWidget(TwinWidget):
     """Header, frames, source, locals, transcript and command line of one breakpoint."""
 
     _esm = inlined_module("debugger.js")
-    _css = asset("debugger.css")
+    _css = asset("debugger.css").read_text(encoding="utf-8") + asset("pictures.css").read_text(
+        encoding="utf-8"
+    )
 
     view = traitlets.Dict().tag(sync=True)
     render_html = staticmethod(static_html.render)

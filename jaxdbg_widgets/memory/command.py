@@ -5,28 +5,30 @@ IPython is only looked up when the command runs, so this module imports nothing 
 
 from __future__ import annotations
 
-import sys
 import types
 from collections.abc import Iterator, Sequence
 from typing import Any, overload
 
+from jaxdbg_widgets._kernel.shell import running_shell
+from jaxdbg_widgets.core.errors import one_line
 from jaxdbg_widgets.memory.api import memory_map
-from jaxdbg_widgets.memory.model import MemoryMap
+from jaxdbg_widgets.memory.display import MemoryMap
 
 _IPYTHON_NAMES = frozenset({"In", "Out", "exit", "quit", "get_ipython"})
 
 
 def evaluate(expression: str, namespace: dict[str, Any]) -> MemoryMap:
-    """The map of ``expression`` evaluated in ``namespace``; every live array when it is empty.
+    """The map of ``expression`` evaluated in ``namespace``; every live array when it is empty,
+    each named by the variable of ``namespace`` that holds it.
 
     Raises ValueError with one line when the expression fails.
     """
     if not expression.strip():
-        return memory_map()
+        return memory_map(namespace=namespace)
     try:
         value = eval(expression, namespace)
     except Exception as err:
-        raise ValueError(f"memory: {expression!r} failed: {type(err).__name__}: {err}") from None
+        raise ValueError(f"memory: {expression!r} failed: {one_line(err)}") from None
     return memory_map(value)
 
 
@@ -70,6 +72,5 @@ class NamespaceNames(Sequence[str]):
 
 
 def _user_namespace() -> dict[str, Any]:
-    ipython = sys.modules.get("IPython")
-    shell = ipython.get_ipython() if ipython is not None else None
+    shell = running_shell()
     return shell.user_ns if shell is not None else {}

@@ -10,9 +10,10 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
-from jaxdbg_widgets.memory.model import MemoryMap
+from jaxdbg_widgets.memory.model import MemoryLayout
+from jaxdbg_widgets.memory.schema import MemoryView
 from jaxdbg_widgets.memory.units import human_bytes
-from jaxdbg_widgets.memory.view import leaf_rows, memory_view
+from jaxdbg_widgets.memory.view import leaf_rows, memory_view, process_line
 
 LEAF_ROWS = 50
 LABEL_BYTES_LIMIT = 64
@@ -41,12 +42,12 @@ STYLE = (
 )
 
 
-def render_html(memory: MemoryMap) -> str:
+def render_html(memory: MemoryLayout) -> str:
     """The map as one HTML fragment with its own ``<style>``."""
     return html_from_view(memory_view(memory))
 
 
-def html_from_view(view: dict[str, Any]) -> str:
+def html_from_view(view: MemoryView) -> str:
     """HTML for a view model (see :func:`jaxdbg_widgets.memory.view.memory_view`)."""
     head = (
         "memory map · "
@@ -117,12 +118,8 @@ def _legend(view: dict[str, Any]) -> str:
 
 
 def _device_notes(view: dict[str, Any]) -> list[str]:
-    lines = []
-    if len(view["processes"]) > 1:
-        lines.append(
-            "per process: "
-            + ", ".join(f"process {p}: {human}" for p, _, human in view["processes"])
-        )
+    per_process = process_line(view)
+    lines = [] if per_process is None else [per_process]
     lines.append(view["limits"])
     return lines
 

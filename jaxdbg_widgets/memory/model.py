@@ -1,5 +1,8 @@
 """The pure memory model: bytes per device and per leaf, counting every replica where it lives.
 
+:class:`MemoryLayout` imports no view; :class:`jaxdbg_widgets.memory.display.MemoryMap` adds the
+hooks that show it as text, HTML or a widget.
+
 Leaves that share a sharding and a shape share one :class:`ShardGroup`, computed once from
 ``sharding.devices_indices_map(shape)``; a leaf then costs a dictionary look-up. Shards held by
 other processes are counted from the sharding, never from data this process cannot see.
@@ -8,20 +11,27 @@ other processes are counted from the sharding, never from data this process cann
 from __future__ import annotations
 
 import math
+import numbers
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
 from jaxdbg_widgets.memory import sources
 from jaxdbg_widgets.memory.grid import DeviceGrid, device_grid
 from jaxdbg_widgets.memory.program import ProgramMemory
+from jaxdbg_widgets.memory.units import human_bytes
 from jaxdbg_widgets.sharding.bulk import collector_paused
 
 LARGE_SHARE = 0.05
 """A fully replicated leaf is flagged when one copy is at least this share of the fullest device."""
+SHARED_NAMED = 5
+SKIPPED_NAMED = 3
+"""How many skipped paths the skip note names for each reason; the rest are counted."""
+"""How many leaves that repeat an earlier leaf's array the note names; the rest are counted."""
+_INT64_LIMIT = 1 << 63
 
 
 @dataclass(frozen=True)
@@ -64,6 +74,37 @@ class MemoryLeaf:
     nbytes: int
     total_bytes: int
     device_bytes: int
+    same_as: str | None = None
+    """The path of an earlier leaf that is this very array (tied weights); its bytes are then
+    counted once, under that path, in the device totals."""
+
+
+def leaf_in_group(
+    path: str,
+    shape: tuple[int, ...],
+    dtype: str,
+    itemsize: int,
+    number: int,
+    group: ShardGroup,
+    same_as: str | None,
+) -> MemoryLeaf:
+    """One array placed as shard group ``number`` places it, its bytes counted from the group."""
+    return MemoryLeaf(
+        path,
+        shape,
+        dtype,
+        itemsize,
+        number,
+        group.spec,
+        group.shard_shape,
+        group.replication,
+        len(group.device_ids),
+        group.fully_replicated,
+        math.prod(shape) * itemsize,
+        group.total_elements * itemsize,
+        group.max_elements * itemsize,
+        same_as,
+    )
 
 
 @dataclass(frozen=True)
@@ -79,7 +120,7 @@ class DeviceMemory:
 
 
 @dataclass(frozen=True)
-class MemoryMap:
+class MemoryLayout:
     """Bytes per device and per leaf for a pytree, the live arrays, or a compiled program."""
 
     source: str
@@ -89,6 +130,8 @@ class MemoryMap:
     grid: DeviceGrid
     skipped: tuple[tuple[str, int], ...] = ()
     program: ProgramMemory | None = None
+    skipped_paths: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    """The first paths skipped for each reason (at most :data:`SKIPPED_NAMED` each)."""
 
     @property
     def total_bytes(self) -> int:
@@ -137,24 +180,52 @@ class MemoryMap:
         return sorted(held, key=lambda pair: (-pair[1], pair[0].path))
 
     def large_replicated(self, share: float = LARGE_SHARE) -> list[MemoryLeaf]:
-        """Fully replicated leaves whose one copy is at least ``share`` of the fullest device."""
+        """Fully replicated leaves whose one copy is at least ``share`` (from 0 to 1) of the
+        fullest device."""
+        if not isinstance(share, numbers.Real) or isinstance(share, bool):
+            raise TypeError(f"share must be a number from 0 to 1, got {type(share).__name__}")
+        if not 0 <= share <= 1:  # NaN fails this too
+            raise ValueError(f"share must be a number from 0 to 1, got {share!r}")
         floor = share * self.max_bytes
         return [
-            leaf for leaf in self.leaves if leaf.fully_replicated and leaf.device_bytes >= floor > 0
+            leaf
+            for leaf in self.leaves
+            if leaf.fully_replicated and leaf.device_bytes >= floor and leaf.device_bytes > 0
         ]
 
     def skipped_text(self) -> str | None:
-        """One line on what was not counted, e.g. ``skipped 3 leaves: not a device array (2), ...``."""
+        """One line on what was not counted and where, e.g.
+        ``skipped 3 leaves: not a device array (2: ['n'], ['host']), ...``."""
         if not self.skipped:
             return None
         total = sum(n for _, n in self.skipped)
-        reasons = ", ".join(f"{reason} ({n})" for reason, n in self.skipped)
+        named = dict(self.skipped_paths)
+
+        def reason_text(reason: str, count: int) -> str:
+            paths = named.get(reason, ())
+            if not paths:
+                return f"{reason} ({count})"
+            more = ", …" if count > len(paths) else ""
+            return f"{reason} ({count}: {', '.join(paths)}{more})"
+
+        reasons = ", ".join(reason_text(reason, n) for reason, n in self.skipped)
         return f"skipped {total} {'leaf' if total == 1 else 'leaves'}: {reasons}"
+
+    def shared_text(self) -> str | None:
+        """One line on leaves that are the same array as an earlier leaf, or None when none are:
+        they are listed, but their bytes count once in the device totals."""
+        repeats = [leaf for leaf in self.leaves if leaf.same_as is not None]
+        if not repeats:
+            return None
+        named = ", ".join(f"{leaf.path} is {leaf.same_as}" for leaf in repeats[:SHARED_NAMED])
+        more = f" and {len(repeats) - SHARED_NAMED:,} more" if len(repeats) > SHARED_NAMED else ""
+        return (
+            f"{len(repeats):,} {'leaf shares' if len(repeats) == 1 else 'leaves share'} a buffer "
+            f"with an earlier leaf, counted once in device totals: {named}{more}"
+        )
 
     def summary(self) -> list[str]:
         """Short phrases for a header: totals, devices, processes, imbalance."""
-        from jaxdbg_widgets.memory.units import human_bytes
-
         parts = [
             f"{len(self.leaves):,} {'leaf' if len(self.leaves) == 1 else 'leaves'}",
             f"{human_bytes(self.total_bytes)} on {len(self.devices):,} "
@@ -168,42 +239,11 @@ class MemoryMap:
             parts.append(f"{len(processes)} processes")
         return parts
 
-    def to_text(self, *, use_color: bool = False) -> str:
-        from jaxdbg_widgets.memory.text import render_text
-
-        return render_text(self, use_color=use_color)
-
-    def to_html(self) -> str:
-        from jaxdbg_widgets.memory.html import render_html
-
-        return render_html(self)
-
-    def widget(self) -> Any:
-        """The interactive widget for this map (needs a Jupyter front end to draw)."""
-        from jaxdbg_widgets.memory.widget import MemoryWidget
-
-        return MemoryWidget(self)
-
-    def __rich__(self) -> Any:
-        from jaxdbg_widgets.memory.text import text_renderable
-
-        return text_renderable(self)
-
     def __repr__(self) -> str:
-        return f"MemoryMap({self.source}: {', '.join(self.summary())})"
+        return f"{type(self).__name__}({self.source}: {', '.join(self.summary())})"
 
-    def __str__(self) -> str:
-        return self.to_text()
 
-    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
-        """The widget where a kernel runs (static HTML as its fallback); HTML and text elsewhere."""
-        from jaxdbg_widgets.sharding.api import _in_notebook
-
-        if _in_notebook():
-            bundle = self.widget()._repr_mimebundle_(**kwargs)
-            if bundle is not None:
-                return bundle[0]
-        return {"text/plain": self.to_text(), "text/html": self.to_html()}
+_Layout = TypeVar("_Layout", bound=MemoryLayout)
 
 
 def build_memory_map(
@@ -214,13 +254,15 @@ def build_memory_map(
     program: ProgramMemory | None = None,
     skipped: Iterable[tuple[str, int]] = (),
     devices: Iterable[Any] = (),
-) -> MemoryMap:
+    kind: type[_Layout] = MemoryLayout,  # type: ignore[assignment]
+) -> _Layout:
     """Count every ``(path, leaf)``; leaves that hold no countable memory are counted as skipped.
 
     ``devices`` are shown even when they hold nothing (e.g. every device of the process).
+    ``kind`` is the class made: :class:`MemoryLayout` or a subclass that adds display hooks.
     """
     with collector_paused():
-        return _build(entries, source, mesh, program, Counter(dict(skipped)), devices)
+        return _build(entries, source, mesh, program, Counter(dict(skipped)), devices, kind)
 
 
 def _build(
@@ -230,13 +272,16 @@ def _build(
     program: ProgramMemory | None,
     skipped: Counter[str],
     shown: Iterable[Any],
-) -> MemoryMap:
+    kind: type[_Layout],
+) -> _Layout:
     group_of: dict[Any, int] = {}
     groups: list[ShardGroup] = []
     group_itemsizes: list[int] = []
     devices: dict[int, Any] = {}
     leaves: list[MemoryLeaf] = []
     dtypes: dict[Any, tuple[str, int]] = {}
+    first_path: dict[int, tuple[str, Any]] = {}  # id of a buffer-holding leaf -> (path, leaf)
+    skipped_paths: dict[str, list[str]] = {}
     for path, leaf in entries:
         reason = sources.skip_reason(leaf)
         if reason is None:
@@ -252,27 +297,18 @@ def _build(
                 reason = sources.BAD_LEAF
         if reason is not None:
             skipped[reason] += 1
+            named = skipped_paths.setdefault(reason, [])
+            if len(named) < SKIPPED_NAMED:
+                named.append(path)
             continue
         group = groups[number]
-        group_itemsizes[number] += itemsize
-        size = math.prod(shape) * itemsize
-        leaves.append(
-            MemoryLeaf(
-                path,
-                shape,
-                dtype_name,
-                itemsize,
-                number,
-                group.spec,
-                group.shard_shape,
-                group.replication,
-                len(group.device_ids),
-                group.fully_replicated,
-                size,
-                group.total_elements * itemsize,
-                group.max_elements * itemsize,
-            )
-        )
+        same_as = None
+        if sources.holds_buffer(leaf):  # the leaf is kept in the dict, so its id stays unique
+            earlier, _ = first_path.setdefault(id(leaf), (path, leaf))
+            same_as = None if earlier == path else earlier
+        if same_as is None:
+            group_itemsizes[number] += itemsize
+        leaves.append(leaf_in_group(path, shape, dtype_name, itemsize, number, group, same_as))
     if program is not None:
         for device in program.devices:
             devices.setdefault(int(device.id), device)
@@ -287,7 +323,7 @@ def _build(
         _device_memory(devices[i], held.get(i, 0) + (extra if i in running else 0))
         for i in sorted(devices)
     )
-    return MemoryMap(
+    return kind(
         source=source,
         devices=device_rows,
         leaves=tuple(leaves),
@@ -295,6 +331,7 @@ def _build(
         grid=device_grid([d.id for d in device_rows], mesh, [g.sharding for g in groups]),
         skipped=tuple(sorted(skipped.items(), key=lambda kv: (-kv[1], kv[0]))),
         program=program,
+        skipped_paths=tuple((reason, tuple(paths)) for reason, paths in skipped_paths.items()),
     )
 
 
@@ -372,8 +409,14 @@ def _bounds(index: Any, shape: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
 
 
 def _spec_text(sharding: Any) -> str:
+    """``P('x', None)`` for a mesh sharding; the kind otherwise, with its device when it has one
+    (``SingleDeviceSharding(CPU 0)``)."""
     spec = getattr(sharding, "spec", None)
     if spec is None:
+        devices = getattr(sharding, "device_set", None) or ()
+        if len(devices) == 1:
+            (device,) = devices
+            return f"{type(sharding).__name__}({str(device.platform).upper()} {device.id})"
         return type(sharding).__name__
     text = repr(spec)
     return text.replace("PartitionSpec(", "P(", 1)
@@ -382,9 +425,17 @@ def _spec_text(sharding: Any) -> str:
 def _bytes_per_device(
     groups: list[ShardGroup], itemsizes: list[int], devices: dict[int, Any]
 ) -> dict[int, int]:
-    """Sum every group's elements times its leaves' item sizes into each device, vectorised."""
+    """Sum every group's elements times its leaves' item sizes into each device, vectorised
+    while the sums fit in 64 bits (planned arrays can be far larger: exact integers then)."""
     if not groups:
         return {}
+    bound = sum(g.max_elements * s for g, s in zip(groups, itemsizes, strict=True))
+    if bound >= _INT64_LIMIT:
+        exact = dict.fromkeys(sorted(devices), 0)
+        for group, itemsize in zip(groups, itemsizes, strict=True):
+            for device_id, count in zip(group.device_ids, group.elements, strict=True):
+                exact[device_id] += count * itemsize
+        return exact
     order = {device_id: i for i, device_id in enumerate(sorted(devices))}
     totals = np.zeros(len(order), dtype=np.int64)
     for group, itemsize in zip(groups, itemsizes, strict=True):
@@ -397,7 +448,12 @@ def _bytes_per_device(
 def _device_memory(device: Any, held: int) -> DeviceMemory:
     limit, in_use = _memory_stats(device)
     return DeviceMemory(
-        int(device.id), str(device.platform), int(device.process_index), held, limit, in_use
+        int(device.id),
+        str(device.platform),
+        int(getattr(device, "process_index", 0)),
+        held,
+        limit,
+        in_use,
     )
 
 

@@ -7,6 +7,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from jaxdbg_widgets.core.errors import one_line
+
 FIELDS = (
     ("argument", "argument_size_in_bytes"),
     ("output", "output_size_in_bytes"),
@@ -116,9 +118,17 @@ def _outputs(compiled: Any) -> Iterator[tuple[str, Any]]:
 
 
 def _program_devices(entries: list[tuple[str, Any]]) -> tuple[Any, ...]:
+    """Every device of the entries' shardings; equal shardings are walked once."""
     found: dict[int, Any] = {}
+    seen: set[Any] = set()
     for _, struct in entries:
         sharding = getattr(struct, "sharding", None)
+        try:
+            if sharding in seen:
+                continue
+            seen.add(sharding)
+        except TypeError:  # an unhashable sharding is walked every time
+            pass
         for device in getattr(sharding, "device_set", ()) or ():
             found.setdefault(int(device.id), device)
     return tuple(found[i] for i in sorted(found))
@@ -130,7 +140,7 @@ def _analysis(
     try:
         stats = compiled.memory_analysis()
     except Exception as err:
-        stats, error = None, f"{type(err).__name__}: {err}".splitlines()[0]
+        stats, error = None, one_line(err)
     else:
         error = "this backend gives no memory analysis"
     if stats is None:

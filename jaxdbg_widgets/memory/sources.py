@@ -7,7 +7,7 @@ the process. A leaf counts when it has a shape, a dtype and a sharding (``jax.Ar
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 DELETED = "deleted or donated"
@@ -27,12 +27,42 @@ def pytree_leaves(tree: Any) -> Iterator[tuple[str, Any]]:
         yield (keystr(path) if path else "(root)"), leaf
 
 
-def live_leaves() -> Iterator[tuple[str, Any]]:
-    """Every array alive in this process (``jax.live_arrays()``), numbered in JAX's order."""
+NAMED_LEAF_LIMIT = 100_000
+"""How many leaves of a namespace's containers are read to name live arrays."""
+
+
+def live_leaves(namespace: Mapping[str, Any] | None = None) -> Iterator[tuple[str, Any]]:
+    """Every array alive in this process (``jax.live_arrays()``), named by the variable of
+    ``namespace`` that holds it (``params['w']``) where one does, else numbered in JAX's order."""
     import jax
 
+    names = variable_names(namespace) if namespace else {}
     for i, arr in enumerate(jax.live_arrays()):
-        yield f"live[{i}]", arr
+        yield names.get(id(arr), f"live[{i}]"), arr
+
+
+def variable_names(namespace: Mapping[str, Any]) -> dict[int, str]:
+    """``id(array) -> name`` for the arrays a namespace holds: its variables that are arrays
+    first, then the leaves of its dicts, lists and tuples (``params['w']``), up to
+    :data:`NAMED_LEAF_LIMIT` leaves; names starting with ``_`` are left out."""
+    import jax
+
+    visible = sorted((name, value) for name, value in namespace.items() if name[:1] != "_")
+    names: dict[int, str] = {}
+    for name, value in visible:
+        if isinstance(value, jax.Array):
+            names.setdefault(id(value), name)
+    budget = NAMED_LEAF_LIMIT
+    for name, value in visible:
+        if budget <= 0:
+            break
+        if isinstance(value, dict | list | tuple):
+            flat, _ = jax.tree_util.tree_flatten_with_path(value)
+            budget -= len(flat)
+            for path, leaf in flat:
+                if isinstance(leaf, jax.Array):
+                    names.setdefault(id(leaf), name + jax.tree_util.keystr(path))
+    return names
 
 
 def skip_reason(leaf: Any) -> str | None:
@@ -59,3 +89,11 @@ def skip_reason(leaf: Any) -> str | None:
     if not hasattr(sharding, "devices_indices_map"):
         return NOT_ARRAY
     return None
+
+
+def holds_buffer(leaf: Any) -> bool:
+    """Whether ``leaf`` is an array with device buffers of its own (not a planned shape), so a
+    second path to the same object holds no further bytes."""
+    import jax
+
+    return isinstance(leaf, jax.Array)

@@ -5,14 +5,14 @@ from __future__ import annotations
 import io
 from typing import Any
 
-from jaxdbg_widgets.memory.model import MemoryMap
-from jaxdbg_widgets.memory.view import leaf_rows, memory_view
+from jaxdbg_widgets.memory.model import MemoryLayout
+from jaxdbg_widgets.memory.view import leaf_rows, memory_view, process_line
 
 LEAF_ROWS = 20
 GRID_LIMIT = 256
 
 
-def text_renderable(memory: MemoryMap, *, use_color: bool = True) -> Any:
+def text_renderable(memory: MemoryLayout, *, use_color: bool = True) -> Any:
     """A ``rich`` renderable: header, device grid (up to 256 devices), program, largest leaves."""
     import rich.console
     import rich.text
@@ -21,15 +21,11 @@ def text_renderable(memory: MemoryMap, *, use_color: bool = True) -> Any:
     parts: list[Any] = [
         rich.text.Text(f"memory map · {view['source']} · " + " · ".join(view["summary"]), "bold")
     ]
-    if len(view["devices"]) <= GRID_LIMIT:
-        parts.append(_grid(view, use_color))
-    if len(view["processes"]) > 1:
-        parts.append(
-            rich.text.Text(
-                "per process: "
-                + ", ".join(f"process {p}: {human}" for p, _, human in view["processes"])
-            )
-        )
+    if view["devices"] and len(view["devices"]) <= GRID_LIMIT:
+        parts.extend(_grid(view, use_color))
+    per_process = process_line(view)
+    if per_process is not None:
+        parts.append(rich.text.Text(per_process))
     parts.append(rich.text.Text(view["limits"]))
     if view["program"] is not None:
         parts.append(rich.text.Text("XLA memory analysis, per device", "bold"))
@@ -40,7 +36,7 @@ def text_renderable(memory: MemoryMap, *, use_color: bool = True) -> Any:
     return rich.console.Group(*parts)
 
 
-def render_text(memory: MemoryMap, *, use_color: bool = False) -> str:
+def render_text(memory: MemoryLayout, *, use_color: bool = False) -> str:
     """The map as a string; with ``use_color`` it carries 24-bit ANSI colour codes."""
     import rich.console
 
@@ -57,12 +53,15 @@ def render_text(memory: MemoryMap, *, use_color: bool = False) -> str:
     return buffer.getvalue()
 
 
-def _grid(view: dict[str, Any], use_color: bool) -> Any:
+def _grid(view: dict[str, Any], use_color: bool) -> list[Any]:
+    """The grid's title as a line of its own (a table title would wrap to the table's width),
+    then the device grid."""
     import rich.table
+    import rich.text
 
     grid, devices = view["grid"], view["devices"]
     title = grid["title"] + (f" · {grid['col_label']} →" if grid["col_label"] else "")
-    table = rich.table.Table(title=title or None, show_header=False, box=None, padding=(0, 1))
+    table = rich.table.Table(show_header=False, box=None, padding=(0, 1))
     at = {(r, c): devices[i] for r, c, i in grid["cells"]}
     for _ in range(grid["cols"]):
         table.add_column(justify="center", no_wrap=True)
@@ -72,7 +71,7 @@ def _grid(view: dict[str, Any], use_color: bool) -> Any:
             device = at.get((r, c))
             row.append(_device_cell(device, use_color, len(devices)) if device else "")
         table.add_row(*row)
-    return table
+    return [rich.text.Text(title), table] if title else [table]
 
 
 def _device_cell(device: dict[str, Any], use_color: bool, count: int) -> Any:
@@ -110,7 +109,13 @@ def _leaves(view: dict[str, Any]) -> Any:
     table = rich.table.Table(caption=caption)
     numbers = ("copies", "per device", "on all devices")
     for name in ("path", "shape", "dtype", "spec", "shard", *numbers):
-        table.add_column(name, justify="right" if name in numbers else "left")
+        # paths and specs wrap rather than lose their ends: mlp/up and mlp/down stay apart
+        table.add_column(
+            name,
+            justify="right" if name in numbers else "left",
+            overflow="fold",
+            no_wrap=name in numbers,
+        )
     for leaf in shown:
         table.add_row(
             leaf["path"],

@@ -14,7 +14,8 @@ from typing import Any
 
 import numpy as np
 
-from jaxdbg_widgets.memory.model import LARGE_SHARE, MemoryMap
+from jaxdbg_widgets.memory.model import LARGE_SHARE, MemoryLayout
+from jaxdbg_widgets.memory.schema import MemoryGroup, MemoryView, ProgramView
 from jaxdbg_widgets.memory.units import human_bytes
 from jaxdbg_widgets.sharding.bulk import collector_paused
 from jaxdbg_widgets.sharding.colors import text_color
@@ -23,21 +24,22 @@ HEAT_MAP = "YlOrRd"
 LEGEND_STOPS = 5
 
 
-def memory_view(memory: MemoryMap, *, color_map: str = HEAT_MAP) -> dict[str, Any]:
+def memory_view(memory: MemoryLayout, *, color_map: str = HEAT_MAP) -> MemoryView:
     """Everything a front end needs: header, heatmap grid, devices, legend, leaves, program."""
     with collector_paused():
         return _memory_view(memory, color_map)
 
 
-def _memory_view(memory: MemoryMap, color_map: str) -> dict[str, Any]:
+def _memory_view(memory: MemoryLayout, color_map: str) -> MemoryView:
     index_of = {d.id: i for i, d in enumerate(memory.devices)}
     top = memory.max_bytes
+    low = min((d.bytes for d in memory.devices), default=0)
     lookup = _color_lookup(color_map)
-    fills = _hex(lookup(np.asarray([d.bytes / top if top else 0.0 for d in memory.devices])))
+    fills = _hex(lookup(np.asarray(_scaled([d.bytes for d in memory.devices], low, top))))
     counts = _leaf_counts(memory, index_of)
     flagged = {id(leaf) for leaf in memory.large_replicated()}
     sets: dict[tuple[int, ...], int] = {}
-    groups = []
+    groups: list[MemoryGroup] = []
     for group in memory.groups:
         positions = tuple(index_of[i] for i in group.device_ids)
         uniform = len(set(group.elements)) == 1
@@ -84,7 +86,7 @@ def _memory_view(memory: MemoryMap, color_map: str) -> dict[str, Any]:
         ],
         "legend": {
             "colors": _hex(lookup(np.linspace(0.0, 1.0, LEGEND_STOPS))),
-            "ticks": [human_bytes(0), human_bytes(top / 2), human_bytes(top)],
+            "ticks": [human_bytes(low), human_bytes((low + top) / 2), human_bytes(top)],
         },
         "processes": [[p, b, human_bytes(b)] for p, b in memory.process_totals().items()],
         "limits": _limits_line(memory),
@@ -99,11 +101,11 @@ def _memory_view(memory: MemoryMap, color_map: str) -> dict[str, Any]:
             else ""
         ),
         "program": _program(memory),
-        "notes": [line for line in (memory.skipped_text(),) if line],
+        "notes": [line for line in (memory.skipped_text(), memory.shared_text()) if line],
     }
 
 
-def leaf_rows(view: dict[str, Any]) -> list[dict[str, Any]]:
+def leaf_rows(view: MemoryView) -> list[dict[str, Any]]:
     """One dict per leaf (path, shape, dtype, spec, shard shape, copies, bytes, flag) from a view."""
     flagged = set(view["flagged"])
     rows = []
@@ -137,12 +139,22 @@ def _color_lookup(name: str) -> Any:
         raise ValueError(f"unknown matplotlib colormap {name!r}") from None
 
 
+def _scaled(counts: list[int], low: int, top: int) -> list[float]:
+    """Each device's place on the colour scale, which runs from the emptiest device to the
+    fullest, so 16.5 against 17.5 MiB shows as two colours; all equal: the top colour (the
+    bottom one when nothing is held)."""
+    if top == low:
+        return [1.0 if top else 0.0] * len(counts)
+    span = top - low
+    return [(count - low) / span for count in counts]
+
+
 def _hex(rgba: Any) -> list[str]:
     channels = np.rint(np.clip(np.asarray(rgba)[:, :3], 0, 1) * 255).astype(int)
     return [f"#{r:02X}{g:02X}{b:02X}" for r, g, b in channels.tolist()]
 
 
-def _leaf_counts(memory: MemoryMap, index_of: dict[int, int]) -> list[int]:
+def _leaf_counts(memory: MemoryLayout, index_of: dict[int, int]) -> list[int]:
     """How many leaves put bytes on each device, from group sizes and memberships."""
     per_group = np.bincount(
         np.fromiter((leaf.group for leaf in memory.leaves), np.int64, len(memory.leaves)),
@@ -155,7 +167,7 @@ def _leaf_counts(memory: MemoryMap, index_of: dict[int, int]) -> list[int]:
     return counts.tolist()
 
 
-def _tooltip(memory: MemoryMap, device: Any, leaf_count: int) -> list[str]:
+def _tooltip(memory: MemoryLayout, device: Any, leaf_count: int) -> list[str]:
     mean = memory.total_bytes / len(memory.devices) if memory.devices else 0
     lines = [
         f"device {device.id} · {device.platform.upper()} · process {device.process_index}",
@@ -174,12 +186,14 @@ def _tooltip(memory: MemoryMap, device: Any, leaf_count: int) -> list[str]:
     return lines
 
 
-def _limits_line(memory: MemoryMap) -> str:
+def _limits_line(memory: MemoryLayout) -> str:
     """Device limits and bytes in use, or a plain statement that the runtime does not report them."""
+    if not memory.devices:
+        return "no devices: nothing in this map is held on a device"
     reported = [d for d in memory.devices if d.limit is not None]
     if not reported:
         platforms = sorted({d.platform.upper() for d in memory.devices})
-        return f"device memory limits: not reported by {'/'.join(platforms) or 'these'} devices"
+        return f"device memory limits: not reported by {'/'.join(platforms)} devices"
     tightest = min(reported, key=lambda d: d.limit - (d.in_use or 0))
     free = tightest.limit - (tightest.in_use or 0)
     return (
@@ -188,7 +202,7 @@ def _limits_line(memory: MemoryMap) -> str:
     )
 
 
-def _program(memory: MemoryMap) -> dict[str, Any] | None:
+def _program(memory: MemoryLayout) -> ProgramView | None:
     program = memory.program
     if program is None:
         return None
@@ -197,12 +211,53 @@ def _program(memory: MemoryMap) -> dict[str, Any] | None:
         for label, value in program.sizes
     ]
     rows.extend([label, value, human_bytes(value)] for label, value in program.host_sizes)
+    index_of = {d.id: i for i, d in enumerate(memory.devices)}
     return {
         "rows": rows,
         "peak": [program.peak, human_bytes(program.peak)],
         "notes": list(program.notes),
+        "devices": sorted(index_of[i] for i in program.device_ids if i in index_of),
+        "device_rows": _device_rows(program),
     }
+
+
+def _device_rows(program: Any) -> list[list[Any]]:
+    """What a device running the program holds beyond its argument and output leaves, as
+    ``[label, bytes, text]`` rows: with the leaves they add up to the device's total, the
+    aliased bytes (outputs written into donated arguments) taken off once."""
+    rows = []
+    for label, sign, what in (
+        ("temporary", 1, "XLA temporaries"),
+        ("generated code", 1, "generated code"),
+        ("alias", -1, "aliased: outputs reusing donated arguments, counted once"),
+    ):
+        value = program.size(label)
+        if value:
+            rows.append([what, sign * value, ("−" if sign < 0 else "") + human_bytes(value)])
+    return rows
 
 
 def _shape_text(shape: tuple[int, ...]) -> str:
     return "(" + ", ".join(str(d) for d in shape) + ("," if len(shape) == 1 else "") + ")"
+
+
+def process_line(view: MemoryView) -> str | None:
+    """``per process: process 0: 32 B on 2 devices, fullest 24 B; ...`` when the map spans
+    several processes: each one's total and its fullest device, from the devices' figures."""
+    if len(view["processes"]) <= 1:
+        return None
+    counts: dict[int, int] = {}
+    fullest: dict[int, int] = {}
+    for device in view["devices"]:
+        p = device["process"]
+        counts[p] = counts.get(p, 0) + 1
+        fullest[p] = max(fullest.get(p, 0), device["bytes"])
+    return "per process: " + "; ".join(
+        f"process {p}: {human} on {_counted(counts.get(p, 0), 'device')}, "
+        f"fullest {human_bytes(fullest.get(p, 0))}"
+        for p, _, human in view["processes"]
+    )
+
+
+def _counted(n: int, noun: str) -> str:
+    return f"{n:,} {noun}" + ("" if n == 1 else "s")

@@ -10,11 +10,10 @@ import traitlets
 from jaxdbg_widgets._assets import asset, inlined_module
 from jaxdbg_widgets._twin_widget import TwinWidget
 from jaxdbg_widgets.memory.html import html_from_view
-from jaxdbg_widgets.memory.model import MemoryMap
+from jaxdbg_widgets.memory.leaf_diagram import leaf_diagram
+from jaxdbg_widgets.memory.model import MemoryLayout
+from jaxdbg_widgets.memory.schema import LeafView
 from jaxdbg_widgets.memory.view import memory_view
-from jaxdbg_widgets.sharding.layout import sharding_layout
-from jaxdbg_widgets.sharding.options import RenderOptions
-from jaxdbg_widgets.sharding.view import view_model
 
 
 class MemoryWidget(TwinWidget):
@@ -35,12 +34,12 @@ class MemoryWidget(TwinWidget):
     leaf = traitlets.Int(-1).tag(sync=True)
     leaf_view = traitlets.Dict().tag(sync=True)
 
-    def __init__(self, memory: MemoryMap) -> None:
+    def __init__(self, memory: MemoryLayout) -> None:
         self._memory = memory
         super().__init__(view=memory_view(memory))
 
     @property
-    def memory(self) -> MemoryMap:
+    def memory(self) -> MemoryLayout:
         return self._memory
 
     @traitlets.validate("device")
@@ -61,12 +60,9 @@ class MemoryWidget(TwinWidget):
     def _draw_leaf(self, change: dict[str, Any]) -> None:
         self.leaf_view = self.leaf_diagram(change["new"]) if change["new"] >= 0 else {}
 
-    def leaf_diagram(self, position: int) -> dict[str, Any]:
+    def leaf_diagram(self, position: int) -> LeafView:
         """The sharding view model of one leaf, tagged with its position."""
-        leaf = self._memory.leaves[position]
-        group = self._memory.groups[leaf.group]
-        layout = sharding_layout(leaf.shape, group.sharding, dtype=leaf.dtype)
-        return {"leaf": position, **view_model(layout, RenderOptions())}
+        return leaf_diagram(self._memory, position)
 
     def __repr__(self) -> str:
         return f"MemoryWidget({self._memory.source}: {', '.join(self.view['summary'])})"

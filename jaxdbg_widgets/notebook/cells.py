@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 import os
 
-from jaxdbg_widgets import _kernel_internals
+from jaxdbg_widgets._kernel import cell_files
 
 _current: int | None = None
 
@@ -32,4 +32,4 @@ def describe_file(filename: str) -> str:
 
     Cached: IPython names a cell's file when it compiles the cell, before any print from it.
     """
-    return _kernel_internals.cell_name(filename) or os.path.basename(filename) or filename
+    return cell_files.cell_name(filename) or os.path.basename(filename) or filename

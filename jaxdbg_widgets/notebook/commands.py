@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from jaxdbg_widgets.comms import command as comms_command
 from jaxdbg_widgets.debugger import headless, scripts
 from jaxdbg_widgets.memory import command as memory_command
 from jaxdbg_widgets.notebook import nans, session_log
@@ -82,6 +83,25 @@ def _memory(args: list[str]) -> None:
         raise UsageError(str(err)) from None
 
 
+def _comms(args: list[str]) -> None:
+    try:
+        comms_command.show(args)
+    except ValueError as err:
+        raise UsageError(str(err)) from None
+
+
+def _cluster(args: list[str]) -> None:
+    from IPython import get_ipython
+
+    from jaxdbg_widgets.multiprocess import command as cluster_command
+
+    ip = get_ipython()
+    try:
+        cluster_command.run(args, ip.user_ns if ip is not None else {})
+    except (ValueError, ImportError) as err:
+        raise UsageError(str(err)) from None
+
+
 def _log(args: list[str]) -> None:
     try:
         session_log.run(args)
@@ -130,6 +150,21 @@ COMMANDS: dict[str, Subcommand] = {
             "bytes per device and per leaf of EXPR (default: every live array)",
             _memory,
             choices=memory_command.NamespaceNames(),
+        ),
+        Subcommand(
+            "cluster",
+            "%jaxdbg cluster N [DEVICES|none] | memory [EXPR] | sharding EXPR",
+            "N ipyparallel engines joined into one JAX job, as rc (jaxdbg_widgets.cluster); "
+            "memory: one map of EXPR (default: live arrays) on every process; sharding: "
+            "a global array's sharding",
+            _cluster,
+        ),
+        Subcommand(
+            "comms",
+            "%jaxdbg comms CALL",
+            "the collectives XLA chose for CALL (e.g. step(params, batch)), per line and device",
+            _comms,
+            choices=comms_command.CallableNames(),
         ),
     ]
 }

@@ -2,18 +2,22 @@
 
 Loading never fails: the private IPython/ipykernel names are checked first (their results go
 to :mod:`jaxdbg_widgets._capabilities`), and a feature whose install raises is left off. The
-load message names, in one line, whatever is degraded and why.
+load message names, in one line, whatever is degraded and why. Unloading runs every undo even
+when one raises, and names the ones that failed in one line.
 """
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
-from jaxdbg_widgets import _capabilities, _kernel_internals
+from jaxdbg_widgets import _capabilities
+from jaxdbg_widgets._kernel import checks
 from jaxdbg_widgets._version import __version__
+from jaxdbg_widgets.core.errors import one_line
 from jaxdbg_widgets.notebook.features import FEATURES, Undo
 
-_undos: list[Undo] | None = None
+_undos: list[tuple[str, Undo]] | None = None
 _failed: dict[str, str] = {}
 
 
@@ -33,14 +37,14 @@ def load_ipython_extension(ip: Any) -> None:
     if _undos is not None:
         print(f"jaxdbg {__version__} is already loaded")
         return
-    _kernel_internals.check_capabilities(ip)
+    checks.check_capabilities(ip)
     _failed.clear()
-    undos: list[Undo] = []
+    undos: list[tuple[str, Undo]] = []
     for name, install in FEATURES:
         try:
-            undos.append(install(ip))
+            undos.append((name, install(ip)))
         except Exception as error:
-            _failed[name] = _one_line(error)
+            _failed[name] = one_line(error)
     _undos = undos
     print(load_message())
 
@@ -57,15 +61,19 @@ def load_message() -> str:
 
 
 def unload_ipython_extension(ip: Any) -> None:
-    """Undo every feature in reverse order, restoring what loading changed."""
+    """Undo every feature in reverse order; one that raises does not stop the others.
+
+    The features whose undo failed are named, with the reason, in one line on stderr.
+    """
     global _undos
     if _undos is None:
         return
     undos, _undos = _undos, None
-    for undo in reversed(undos):
-        undo()
-
-
-def _one_line(error: BaseException) -> str:
-    text = str(error).strip().splitlines()
-    return f"{type(error).__name__}: {text[0]}" if text else type(error).__name__
+    failed = []
+    for name, undo in reversed(undos):
+        try:
+            undo()
+        except Exception as error:
+            failed.append(f"{name} ({one_line(error)})")
+    if failed:
+        print(f"jaxdbg unloaded; could not undo: {'; '.join(failed)}", file=sys.stderr)

@@ -6,7 +6,8 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from jaxdbg_widgets import _capabilities, _kernel_internals
+from jaxdbg_widgets import _capabilities
+from jaxdbg_widgets._kernel import completion
 from jaxdbg_widgets.notebook import commands
 
 
@@ -23,7 +24,7 @@ def install(ip: Any) -> Callable[[], None]:
     ip.register_magic_function(jaxdbg_magic, magic_kind="line", magic_name="jaxdbg")
     undo_completion = None
     if _capabilities.has("ipython", "completion"):
-        undo_completion = _kernel_internals.add_line_completer(ip, "%jaxdbg", commands.complete)
+        undo_completion = completion.add_line_completer(ip, "%jaxdbg", commands.complete)
 
     def undo() -> None:
         ip.magics_manager.magics["line"].pop("jaxdbg", None)

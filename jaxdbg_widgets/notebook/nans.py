@@ -1,8 +1,11 @@
-"""``%jaxdbg nans on|off``: JAX's ``jax_debug_nans`` and ``jax_debug_infs`` switched together.
+"""``%jaxdbg nans on|off``: JAX's NaN/Inf checks, with a failing jitted call taken to its origin.
 
-With them on, JAX checks every result for NaN/Inf and raises ``FloatingPointError`` naming the
-primitive that produced one (re-running a jitted function op by op to find it). Unloading the
-extension puts both flags back as they were at load time.
+``on`` switches ``jax_debug_nans`` and ``jax_debug_infs`` on together, so JAX checks every
+result as usual (its own per-call cost). When a jitted call's output fails the check, the
+origin search (:mod:`jaxdbg_widgets.nans.recheck`) answers instead of JAX's de-optimized re-run:
+no print or callback runs twice and the ``FloatingPointError`` names the origin, where the cell
+error handler opens the debugger. ``off`` switches both flags off and puts JAX's re-run back;
+unloading the extension restores the flags as they were at load time and JAX's re-run.
 """
 
 from __future__ import annotations
@@ -10,8 +13,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from jaxdbg_widgets.nans import recheck
+
 FLAGS = ("jax_debug_nans", "jax_debug_infs")
 CHOICES = ("on", "off")
+
+_undo_recheck: list[Callable[[], None]] = []
 
 
 def flag_values() -> dict[str, bool]:
@@ -22,11 +29,20 @@ def flag_values() -> dict[str, bool]:
 
 
 def set_checks(enabled: bool) -> None:
-    """Turn both checks on or off."""
+    """Turn both checks, and the origin search behind them, on or off."""
     import jax
 
     for flag in FLAGS:
         jax.config.update(flag, enabled)
+    if enabled and not _undo_recheck and recheck.available():
+        _undo_recheck.append(recheck.install())
+    elif not enabled:
+        _restore_recheck()
+
+
+def _restore_recheck() -> None:
+    while _undo_recheck:
+        _undo_recheck.pop()()
 
 
 def describe() -> str:
@@ -44,15 +60,18 @@ def run(args: list[str]) -> None:
     if args:
         set_checks(args[0].lower() == "on")
     print(describe())
+    if args and args[0].lower() == "on" and not recheck.available():
+        print("origin search: off on this JAX (nan-recheck in %jaxdbg status); JAX re-runs")
 
 
 def install(_ip: Any) -> Callable[[], None]:
-    """Remember both flags; the undo restores them."""
+    """Remember both flags; the undo restores them and JAX's re-run."""
     import jax
 
     saved = flag_values()
 
     def undo() -> None:
+        _restore_recheck()
         for flag, value in saved.items():
             jax.config.update(flag, value)
 

@@ -1,8 +1,9 @@
 """The print log: every host print kept with its call site, cell, time and value summary.
 
-:class:`PrintLog` is a plain Python object (no kernel needed): a ring buffer of
-:class:`LogEntry` fed by the core's print sinks, with filters by call site or text. Shown in a
-notebook it renders as a live table (:mod:`jaxdbg_widgets.notebook.printlog_widget`).
+:class:`PrintBuffer` is the model, a plain Python object (no kernel needed): a ring buffer of
+:class:`LogEntry` fed by the core's print sinks, with filters by call site or text. It imports
+no view; :class:`jaxdbg_widgets.notebook.printlog_display.PrintLog` adds the display hooks that
+show it in a notebook as a live table (:mod:`jaxdbg_widgets.notebook.printlog_widget`).
 """
 
 from __future__ import annotations
@@ -13,8 +14,9 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
+from jaxdbg_widgets.core import processes
 from jaxdbg_widgets.core.sinks import PrintRecord, add_print_sink
 from jaxdbg_widgets.notebook import cells
 
@@ -36,6 +38,8 @@ class LogEntry:
     timestamp: float
     values: tuple[tuple[str, str], ...]
     thread_id: int | None
+    arrays: int = 0  # printed values that are arrays of rank 1 or more (drawn on request)
+    process: int | None = None  # the JAX process that printed, in a multi-process job
 
     @property
     def site(self) -> str:
@@ -60,9 +64,14 @@ class LogEntry:
         )
 
     def matches(self, query: str) -> bool:
-        """Whether ``query`` occurs (ignoring case) in the call site or the printed text."""
+        """Whether ``query`` occurs (ignoring case) in the call site, the printed text or the
+        process label (``process 1``)."""
         needle = query.lower()
-        return needle in self.text.lower() or needle in self.site.lower()
+        return (
+            needle in self.text.lower()
+            or needle in self.site.lower()
+            or (self.process is not None and needle == processes.label(self.process))
+        )
 
 
 def _checked_capacity(capacity: object) -> int:
@@ -88,13 +97,42 @@ def _entry(index: int, cell: int | None, fields: tuple[Any, ...]) -> LogEntry:
         timestamp=record.timestamp,
         values=tuple((str(name), _cut(str(value), MAX_SUMMARY)) for name, value in record.values),
         thread_id=record.thread_id,
+        arrays=len(_arrays(record)),
+        process=record.process,
     )
 
 
-class PrintLog:
+def _arrays(record: PrintRecord) -> list[tuple[str, Any]]:
+    """``(name, value)`` of each printed value that is an array of rank 1 or more; a record
+    holding only summaries (no ``names``) has none."""
+    if record.names is None:
+        return []
+    return [
+        (str(name), value)
+        for name, value in zip(record.names, record.printed, strict=True)
+        if getattr(value, "dtype", None) is not None and getattr(value, "shape", ())
+    ]
+
+
+_Buffer = TypeVar("_Buffer", bound="PrintBuffer")
+
+
+@dataclass(frozen=True)
+class LogPage:
+    """The newest matching entries of a log and its counts, all read at one moment."""
+
+    entries: list[LogEntry]
+    matched: int
+    seen: int
+    kept: int
+    dropped: int
+    capacity: int
+
+
+class PrintBuffer:
     """A bounded log of prints: the newest ``capacity`` entries are kept, older ones dropped.
 
-    ``PrintLog()`` starts collecting at once; ``close()`` (or leaving a ``with`` block) stops.
+    ``PrintBuffer()`` starts collecting at once; ``close()`` (or leaving a ``with`` block) stops.
     """
 
     def __init__(self, capacity: int = DEFAULT_CAPACITY, *, attach: bool = True) -> None:
@@ -107,7 +145,6 @@ class PrintLog:
         self._seen = 0
         self._listeners: list[Callable[[], None]] = []
         self._detach: Callable[[], None] | None = None
-        self._widget: Any = None
         if attach:
             self.attach()
 
@@ -140,7 +177,7 @@ class PrintLog:
     def attached(self) -> bool:
         return self._detach is not None
 
-    def __enter__(self) -> PrintLog:
+    def __enter__(self: _Buffer) -> _Buffer:
         return self
 
     def __exit__(self, *exc_info: object) -> None:
@@ -151,7 +188,10 @@ class PrintLog:
 
         It is kept as a plain tuple of its fields, which the garbage collector stops tracking.
         """
-        cell = cells.current_cell()
+        self.add_from(record, cells.current_cell())
+
+    def add_from(self, record: Any, cell: int | None) -> None:
+        """Keep one ``PrintRecord`` made elsewhere (another process) for notebook cell ``cell``."""
         with self._lock:
             self._records.append(tuple(record))
             self._cells.append(cell)
@@ -201,9 +241,14 @@ class PrintLog:
 
     def _kept(self) -> list[tuple[int, int | None, Any]]:
         """``(index, cell, record)`` of each kept print, oldest first; indices are consecutive."""
+        return self._kept_and_seen()[0]
+
+    def _kept_and_seen(self) -> tuple[list[tuple[int, int | None, Any]], int]:
+        """The kept prints and the count seen, read together while no print is added."""
         with self._lock:
             first = self._seen - len(self._records) + 1
-            return list(zip(itertools.count(first), self._cells, self._records, strict=False))
+            kept = list(zip(itertools.count(first), self._cells, self._records, strict=False))
+            return kept, self._seen
 
     def _built(self, kept: list[tuple[int, int | None, Any]]) -> list[LogEntry]:
         """Entries for kept prints, each built once (on first read) and cached while kept."""
@@ -221,40 +266,78 @@ class PrintLog:
                     del built[index]
         return entries
 
+    def printed_arrays(self, index: int) -> list[tuple[str, Any]]:
+        """The arrays print ``index`` carried, as it carried them (no new device transfer);
+        empty once the print was dropped from the log."""
+        for kept, _cell, record in self._kept():
+            if kept == index:
+                return _arrays(PrintRecord(*record))
+        return []
+
     def filter(
-        self, text: str | None = None, *, site: str | None = None, cell: int | None = None
+        self,
+        text: str | None = None,
+        *,
+        site: str | None = None,
+        cell: int | None = None,
+        process: int | None = None,
     ) -> list[LogEntry]:
-        """Entries whose text contains ``text``, call site contains ``site`` and cell is ``cell``."""
+        """Entries whose text contains ``text``, call site contains ``site``, cell is ``cell``
+        and JAX process is ``process``."""
         return [
             entry
             for entry in self.snapshot()
             if (text is None or text.lower() in entry.text.lower())
             and (site is None or site.lower() in entry.site.lower())
             and (cell is None or entry.cell == cell)
+            and (process is None or entry.process == process)
         ]
+
+    def processes(self) -> list[int]:
+        """The JAX processes the kept entries came from, in order (empty in a single process)."""
+        return sorted({e.process for e in self.snapshot() if e.process is not None})
 
     def newest(self, query: str = "", limit: int = 200) -> tuple[list[LogEntry], int]:
         """Up to ``limit`` newest entries matching ``query`` (oldest first) and the match count."""
-        if not query:
-            kept = self._kept()
-            return (self._built(kept[-limit:]) if limit else []), len(kept)
-        entries = self.snapshot()
-        matched = [entry for entry in entries if entry.matches(query)]
-        return (matched[-limit:] if limit else []), len(matched)
+        page = self.page(query, limit)
+        return page.entries, page.matched
+
+    def page(self, query: str = "", limit: int = 200) -> LogPage:
+        """What a view of the log shows: the newest ``limit`` matches of ``query`` and counts
+        taken from the same moment, so a view never pairs new rows with older counts."""
+        kept, seen = self._kept_and_seen()
+        if query:
+            matches = [entry for entry in self._built(kept) if entry.matches(query)]
+            entries, matched = matches[-limit:] if limit else [], len(matches)
+        else:
+            entries, matched = (self._built(kept[-limit:]) if limit else []), len(kept)
+        return LogPage(entries, matched, seen, len(kept), seen - len(kept), self.capacity)
 
     def to_text(self, entries: Iterable[LogEntry] | None = None, *, times: bool = True) -> str:
-        """A plain-text table of ``entries`` (default: all kept); ``times=False`` for stable output."""
+        """A plain-text table of ``entries`` (default: all kept); ``times=False`` for stable output.
+
+        A ``process`` column is added when any entry came from a multi-process job."""
+        chosen = self.snapshot() if entries is None else list(entries)
+        by_process = any(entry.process is not None for entry in chosen)
         rows = [
             (
                 str(entry.index),
                 "" if entry.cell is None else f"[{entry.cell}]",
                 *((entry.clock,) if times else ()),
+                *((("" if entry.process is None else str(entry.process)),) if by_process else ()),
                 entry.site,
                 entry.text.replace("\n", " ⏎ "),
             )
-            for entry in (self.snapshot() if entries is None else entries)
+            for entry in chosen
         ]
-        header = ("#", "cell", *(("time",) if times else ()), "call site", "text")
+        header = (
+            "#",
+            "cell",
+            *(("time",) if times else ()),
+            *(("process",) if by_process else ()),
+            "call site",
+            "text",
+        )
         widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header) - 1)]
         lines = [
             "  ".join([*(col.ljust(w) for col, w in zip(row, widths, strict=False)), row[-1]])
@@ -264,17 +347,6 @@ class PrintLog:
 
     def __repr__(self) -> str:
         return (
-            f"PrintLog({len(self)} kept of {self.seen} seen, capacity {self.capacity}, "
+            f"{type(self).__name__}({len(self)} kept of {self.seen} seen, capacity {self.capacity}, "
             f"{'attached' if self.attached else 'closed'})"
         )
-
-    def widget(self) -> Any:
-        """The live table for this log (one widget per log, created on first use)."""
-        if self._widget is None:
-            from jaxdbg_widgets.notebook.printlog_widget import PrintLogWidget
-
-            self._widget = PrintLogWidget(self)
-        return self._widget
-
-    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
-        return self.widget()._repr_mimebundle_(**kwargs)

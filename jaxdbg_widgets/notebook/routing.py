@@ -19,8 +19,9 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from jaxdbg_widgets import _kernel_internals
+from jaxdbg_widgets._kernel import cell_files
 from jaxdbg_widgets.core.barrier import effects_barrier
+from jaxdbg_widgets.core.errors import one_line
 from jaxdbg_widgets.notebook import cells
 
 Undo = Callable[[], None]
@@ -37,34 +38,26 @@ def wait_for_effects() -> None:
         effects_barrier()
     except Exception as err:
         print(
-            f"jaxdbg: a computation started in this cell failed: {_one_line(err)}", file=sys.stderr
+            f"jaxdbg: a computation started in this cell failed: {one_line(err)}", file=sys.stderr
         )
-
-
-def _one_line(err: Exception) -> str:
-    """``ValueError: bad value``, also when the error carries a callback's traceback as text."""
-    lines = [line for line in str(err).splitlines() if line.strip()]
-    if len(lines) > 1 and "Traceback (most recent call last)" in str(err):
-        return lines[-1].strip()
-    return f"{type(err).__name__}: {lines[0] if lines else ''}".rstrip(": ")
 
 
 def install(ip: Any) -> Undo:
     """Track the running cell and close each cell only after its effects; return the undo."""
 
-    already_counted = _kernel_internals.counts_cell_before_running(ip)
+    already_counted = cell_files.counts_cell_before_running(ip)
 
     def before(info: Any) -> None:
         stored = getattr(info, "store_history", True)
         number = ip.execution_count - 1 if already_counted and stored else ip.execution_count
-        _kernel_internals.remember_cell_file(ip, getattr(info, "raw_cell", ""), number)
+        cell_files.remember_cell_file(ip, getattr(info, "raw_cell", ""), number)
         cells.set_current_cell(number if stored else None)
 
     def after(_result: Any) -> None:
         cells.set_current_cell(None)
 
     previous_cell = cells.current_cell()
-    _kernel_internals.remember_cell_history(ip)
+    cell_files.remember_cell_history(ip)
     ip.events.register("pre_run_cell", before)
     ip.events.register("post_execute", wait_for_effects)
     ip.events.register("post_run_cell", after)

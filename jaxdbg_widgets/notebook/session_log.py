@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from jaxdbg_widgets.notebook.printlog import PrintLog
+from jaxdbg_widgets.notebook.printlog_display import PrintLog
 
 _log: PrintLog | None = None
 

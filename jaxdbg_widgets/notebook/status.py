@@ -10,6 +10,7 @@ import importlib.metadata
 from dataclasses import dataclass, field
 
 from jaxdbg_widgets import _capabilities
+from jaxdbg_widgets._kernel.shell import running_kernel
 from jaxdbg_widgets._version import __version__
 from jaxdbg_widgets.core import jax_registry
 from jaxdbg_widgets.debugger import headless
@@ -60,7 +61,7 @@ def summarize_devices(names: list[str]) -> str:
 
 def collect_status() -> Status:
     """Read versions, devices, JAX's debugger registry and the kernel's transport tier."""
-    kernel = capability.current_kernel()
+    kernel = running_kernel()
     widget_tier = capability.widget_tier(kernel)
     return Status(
         versions={"jaxdbg-widgets": __version__} | {d: _version_of(d) for d in _DISTRIBUTIONS},

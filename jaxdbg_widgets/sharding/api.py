@@ -7,7 +7,7 @@ from typing import Any
 
 from jax.debug import inspect_array_sharding as _jax_inspect_array_sharding
 
-from jaxdbg_widgets import _kernel_internals
+from jaxdbg_widgets._kernel.shell import running_kernel
 from jaxdbg_widgets.sharding.bulk import collector_paused
 from jaxdbg_widgets.sharding.colors import ColorMap
 from jaxdbg_widgets.sharding.html import render_html
@@ -16,11 +16,20 @@ from jaxdbg_widgets.sharding.options import RenderOptions
 from jaxdbg_widgets.sharding.text import print_text, render_text
 
 
-def sharding_text(shape: Sequence[int], sharding: Any, *, dtype: Any = None, **options: Any) -> str:
-    """The text diagram as a string (ANSI colour codes only with ``use_color=True``)."""
+def sharding_text(
+    shape: Sequence[int], sharding: Any, *, dtype: Any = None, header: bool = False, **options: Any
+) -> str:
+    """The text diagram as a string (ANSI colour codes only with ``use_color=True``).
+
+    ``header=True`` adds the header line above it: mesh axis types, the spec's unreduced and
+    reduced axes and the replication, which JAX's own diagram leaves out.
+    """
+    if not isinstance(header, bool):
+        raise TypeError(f"header must be True or False, got {header!r}")
     checked = RenderOptions(**options)
     with collector_paused():
-        return render_text(sharding_layout(shape, sharding, dtype=dtype), checked)
+        layout = sharding_layout(shape, sharding, dtype=dtype)
+        return render_text(layout, checked, header=header)
 
 
 def sharding_html(shape: Sequence[int], sharding: Any, *, dtype: Any = None, **options: Any) -> str:
@@ -43,7 +52,8 @@ def visualize_sharding(
     cols: int | None = None,
     dtype: Any = None,
 ) -> None:
-    """Show how ``sharding`` splits an array of ``shape``: a widget in a notebook, text otherwise.
+    """Show how ``sharding`` splits an array of ``shape``: an interactive diagram in a notebook
+    (one standalone HTML output, drawn again after a save, restart or reload), text otherwise.
 
     Any rank works; ``rows``/``cols`` choose the dimensions drawn down and across above rank 2.
     """
@@ -51,9 +61,9 @@ def visualize_sharding(
     if _in_notebook():
         from IPython.display import display
 
-        from jaxdbg_widgets.sharding.widget import ShardingWidget
+        from jaxdbg_widgets.sharding.standalone import standalone_diagram
 
-        display(ShardingWidget(shape, sharding, dtype=dtype, **options.__dict__))
+        display(standalone_diagram(shape, sharding, dtype=dtype, options=options))
     else:
         print_text(sharding_layout(shape, sharding, dtype=dtype), options)
 
@@ -82,4 +92,4 @@ def inspect_array_sharding(value: Any, *, callback: Callable[[Any], None]) -> No
 
 def _in_notebook() -> bool:
     """Whether a Jupyter front end can show widgets: an IPython kernel is running this code."""
-    return _kernel_internals.running_kernel() is not None
+    return running_kernel() is not None

@@ -16,8 +16,16 @@ from typing import Any
 
 from jaxdbg_widgets.sharding.bulk import collector_paused
 from jaxdbg_widgets.sharding.colors import text_colors
-from jaxdbg_widgets.sharding.layout import ShardingLayout, _id_texts
+from jaxdbg_widgets.sharding.layout import (
+    HOLDERS_LISTED,
+    PROCESS_BELOW,
+    PROCESS_RIGHT,
+    ShardingLayout,
+    _id_texts,
+    holders_text,
+)
 from jaxdbg_widgets.sharding.options import RenderOptions
+from jaxdbg_widgets.sharding.schema import ShardingView
 from jaxdbg_widgets.sharding.view import view_model
 
 LEGEND_LIMIT = 64
@@ -57,7 +65,7 @@ def render_html(layout: ShardingLayout, options: RenderOptions) -> str:
         return _html(view_model(layout, options))
 
 
-def html_from_view(view: dict[str, Any]) -> str:
+def html_from_view(view: ShardingView) -> str:
     """HTML for a view model (see :func:`jaxdbg_widgets.sharding.view.view_model`)."""
     with collector_paused():
         return _html(view)
@@ -89,6 +97,8 @@ def _cell_bodies(view: dict[str, Any]) -> tuple[list[str], list[str]]:
     else:
         inks = iter(text_colors([c for c in colors if c]))
         styles = [f"background:{c};color:{next(inks)}" if c else "" for c in colors]
+    if view.get("process_edges"):
+        styles = _with_process_edges(styles, view["process_edges"])
     heads = map("".join, zip(repeat('<td style="'), styles, repeat('" title="')))
     pieces = _tooltip_pieces(cells, view["tips"])
     labels = _escaped_all(cells["label"])
@@ -97,6 +107,24 @@ def _cell_bodies(view: dict[str, Any]) -> tuple[list[str], list[str]]:
 
 
 _TD_STYLE = len('<td style="')
+PROCESS_LINE = "3px solid var(--jp-ui-font-color1,#1f1f1f)"
+"""The border drawn between cells held by different processes."""
+_EDGE_STYLES = {
+    PROCESS_RIGHT: f"border-right:{PROCESS_LINE}",
+    PROCESS_BELOW: f"border-bottom:{PROCESS_LINE}",
+    PROCESS_RIGHT | PROCESS_BELOW: f"border-right:{PROCESS_LINE};border-bottom:{PROCESS_LINE}",
+}
+
+
+def _with_process_edges(styles: list[str], edges: list[list[int]]) -> list[str]:
+    """Each cell's style, with a heavy right or bottom border where the next cell of its facet
+    is held by other processes."""
+    marked = list(styles)
+    for cell, sides in edges:
+        marked[cell] = (
+            f"{marked[cell]};{_EDGE_STYLES[sides]}" if marked[cell] else _EDGE_STYLES[sides]
+        )
+    return marked
 
 
 def _tooltip_pieces(cells: dict[str, list[Any]], tips: list[list[str]]) -> list[Iterable[str]]:
@@ -120,13 +148,16 @@ def _tooltip_pieces(cells: dict[str, list[Any]], tips: list[list[str]]) -> list[
         ids: Iterable[str] = _id_texts(list(map(itemgetter(0), devices)))
     else:  # the label's word after the platform lists the holders: ``TPU 0,1 p0`` -> ``0, 1``
         platforms = map(itemgetter(0), map(tips.__getitem__, cells["tip"]))
-        ids = list(map(_holder_ids, cells["label"], platforms))
+        ids = list(map(_holder_ids, cells["label"], platforms, devices))
     return [heads, ids, middles, _escaped_all(cells["index"]), tails]
 
 
-def _holder_ids(label: str, platform: str) -> str:
+def _holder_ids(label: str, platform: str, devices: list[int]) -> str:
     """The device ids in a cell's ``label`` (``{platform} {id},{id}…``, maybe followed by its
-    processes), separated by a comma and a space as its tooltip lists them."""
+    processes), separated by a comma and a space as its tooltip lists them; many holders are
+    summarised as the label summarises them."""
+    if len(devices) > HOLDERS_LISTED:
+        return escape(holders_text(devices, ", "))
     return label[len(platform) + 1 :].partition(" ")[0].replace(",", ", ")
 
 

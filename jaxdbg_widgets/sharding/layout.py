@@ -1,7 +1,8 @@
 """The pure sharding layout: which index slice of an array each device holds, as a grid of cells.
 
 Everything is computed from ``sharding.devices_indices_map(shape)``, so any sharding JAX has (and
-any object with that method whose devices have ``id``, ``platform`` and ``process_index``) works.
+any object with that method whose devices have ``id`` and ``platform``) works; a device without a
+``process_index`` is read as one of process 0, as a single-process program's devices are.
 The renderers (text, HTML, widget) only read this model.
 """
 
@@ -103,6 +104,11 @@ def _made_cells(
         ids = [tuple(map(itemgetter(0), devices)) for devices in held]
         processes = [tuple(sorted(set(map(itemgetter(2), devices)))) for devices in held]
         names = joined_id_texts(ids, ",")
+        if max(map(len, ids), default=0) > HOLDERS_LISTED:
+            names = [
+                holders_text(group, ",") if len(group) > HOLDERS_LISTED else name
+                for group, name in zip(ids, names, strict=True)
+            ]
     raw_platforms = list(map(itemgetter(1), firsts))
     upper = {name: name.upper() for name in set(raw_platforms)}
     if len(upper) == 1:  # one platform: its name and a space, then the holders
@@ -145,6 +151,28 @@ _POSITIONS = attrgetter("positions")
 
 _ID_TEXT: list[str] = []
 _ID_TEXT_LIMIT = 1 << 16
+HOLDERS_LISTED = 8
+"""Up to this many holders a shard's label lists every device id, as JAX's does."""
+RUNS_SHOWN = 3
+
+
+def holders_text(ids: Sequence[int], separator: str) -> str:
+    """The holders of one shard: ``0,4`` for a few (as JAX writes them); past
+    :data:`HOLDERS_LISTED`, runs of consecutive ids and the count, ``0–255 ×256`` or
+    ``0,16,32,… ×256``, so heavy replication does not make a label as wide as its devices."""
+    ordered = sorted(ids)
+    if len(ordered) <= HOLDERS_LISTED:
+        return separator.join(map(str, ordered))
+    runs: list[list[int]] = []
+    for i in ordered:
+        if runs and i == runs[-1][1] + 1:
+            runs[-1][1] = i
+        else:
+            runs.append([i, i])
+    parts = [f"{a}–{b}" if b > a else f"{a}" for a, b in runs]
+    if len(parts) > RUNS_SHOWN + 1:
+        parts = [*parts[:RUNS_SHOWN], "…"]
+    return f"{separator.join(parts)} ×{len(ordered)}"
 
 
 def joined_id_texts(groups: Sequence[Sequence[int]], separator: str) -> list[str]:
@@ -167,6 +195,27 @@ def _id_texts(ids: Sequence[int]) -> Iterable[str]:
     return map(_ID_TEXT.__getitem__, ids)
 
 
+PROCESS_RIGHT = 1
+PROCESS_BELOW = 2
+"""The sides of a grid position whose neighbour there is held by other processes."""
+
+
+def process_edges(placed: Iterable[tuple[int, int, tuple[int, ...]]]) -> dict[tuple[int, int], int]:
+    """``(row, col) -> sides`` (:data:`PROCESS_RIGHT` | :data:`PROCESS_BELOW`) for the positions
+    of one facet, given as ``(row, col, process indices)``, whose neighbour to the right or below
+    is held by another set of processes: where the views draw a process boundary."""
+    held = {(r, c): processes for r, c, processes in placed}
+    edges: dict[tuple[int, int], int] = {}
+    for (r, c), processes in held.items():
+        right, below = held.get((r, c + 1), processes), held.get((r + 1, c), processes)
+        sides = (PROCESS_RIGHT if right != processes else 0) | (
+            PROCESS_BELOW if below != processes else 0
+        )
+        if sides:
+            edges[(r, c)] = sides
+    return edges
+
+
 @dataclass(frozen=True)
 class Facet:
     """One 2-D grid of cells: the whole array up to rank 2, one slab of the leading dims above."""
@@ -183,7 +232,13 @@ class Facet:
 @dataclass(frozen=True)
 class ShardingLayout:
     """Shape, cells and mesh description of one array's sharding; ``places`` holds each
-    dimension's grid position of every cell (read from ``cells`` when not given)."""
+    dimension's grid position of every cell (read from ``cells`` when not given).
+
+    ``axis_types`` names each mesh axis's type (``Explicit``, ``Auto``, ``Manual``) in the order
+    of ``mesh_axes``, empty where JAX gives none; ``unreduced`` and ``reduced`` are the spec's
+    axes of those kinds (empty before JAX had them), and ``unreduced_kind`` the reduction an
+    unreduced array still owes (``sum`` where JAX does not say).
+    """
 
     shape: tuple[int, ...]
     cells: tuple[Cell, ...]
@@ -195,6 +250,10 @@ class ShardingLayout:
     itemsize: int | None
     nominal_shape: bool = False
     places: tuple[list[int], ...] | None = field(default=None, repr=False, compare=False)
+    axis_types: tuple[str, ...] = ()
+    unreduced: tuple[str, ...] = ()
+    reduced: tuple[str, ...] = ()
+    unreduced_kind: str = ""
 
     @cached_property
     def devices(self) -> tuple[Device, ...]:
@@ -207,7 +266,10 @@ class ShardingLayout:
 
     @property
     def is_fully_replicated(self) -> bool:
-        return len(self.cells) == 1 and self.cells[0].replicas > 1
+        """One shard held whole by several devices as copies: no unreduced axes (partial
+        results) and no Manual axis splitting nothing (blocks of their own)."""
+        whole = len(self.cells) == 1 and self.cells[0].replicas > 1
+        return whole and not self.unreduced and not self.own_block_axes()
 
     def shard_bytes(self, cell: Cell) -> int | None:
         return None if self.itemsize is None else math.prod(cell.shard_shape) * self.itemsize
@@ -216,7 +278,11 @@ class ShardingLayout:
         """The PartitionSpec as ``P('x', None)``, or None when the sharding has no mesh."""
         if self.spec is None:
             return None
-        return "P(" + ", ".join(_spec_entry_text(entry) for entry in self.spec) + ")"
+        entries = [_spec_entry_text(entry) for entry in self.spec]
+        for name, axes in (("unreduced", self.unreduced), ("reduced", self.reduced)):
+            if axes:
+                entries.append(name + "={" + ", ".join(map(repr, axes)) + "}")
+        return "P(" + ", ".join(entries) + ")"
 
     def dim_label(self, dim: int) -> str:
         """``dim 1`` plus the mesh axes that split it, e.g. ``dim 0: x`` or ``dim 1: (x, y)``."""
@@ -226,9 +292,23 @@ class ShardingLayout:
         return f"dim {dim}: " + (axes[0] if len(axes) == 1 else "(" + ", ".join(axes) + ")")
 
     def replicated_axes(self) -> tuple[str, ...]:
-        """Mesh axes that split no dimension: the array is copied along them."""
+        """Mesh axes that split no dimension, hold no partial sums and are not Manual: the
+        array is copied along them."""
         used = {axis for entry in self.spec or () for axis in entry or ()}
+        used.update(self.unreduced, self.own_block_axes())
         return tuple(name for name, _ in self.mesh_axes if name not in used)
+
+    def own_block_axes(self) -> tuple[str, ...]:
+        """Manual mesh axes that split no dimension: inside ``shard_map`` each device along
+        them holds a block of its own, which the sharding does not say are copies."""
+        used = {axis for entry in self.spec or () for axis in entry or ()}
+        named = zip(self.mesh_axes, self.axis_types, strict=False)
+        return tuple(name for (name, _), kind in named if kind == "Manual" and name not in used)
+
+    def axis_types_text(self) -> str | None:
+        """``(Explicit, Auto)``: each mesh axis's type in mesh order, as JAX's ``Mesh`` repr
+        writes them; None when the mesh has no axis types."""
+        return f"({', '.join(self.axis_types)})" if self.axis_types else None
 
     @cached_property
     def position_columns(self) -> list[list[int]]:
@@ -344,6 +424,7 @@ def sharding_layout(
     with collector_paused():
         cells, grid, places = _layout_cells(_indices_map(sharding, shape), shape)
     mesh_axes, spec = _mesh_and_spec(sharding)
+    semantics = _spec_semantics(sharding) if spec is not None else _NO_SEMANTICS
     dtype_name, itemsize = _dtype_info(dtype)
     return ShardingLayout(
         shape=shape,
@@ -356,6 +437,10 @@ def sharding_layout(
         dtype=dtype_name,
         itemsize=itemsize,
         nominal_shape=nominal_shape,
+        axis_types=semantics.axis_types if len(semantics.axis_types) == len(mesh_axes) else (),
+        unreduced=semantics.unreduced,
+        reduced=semantics.reduced,
+        unreduced_kind=semantics.unreduced_kind,
     )
 
 
@@ -376,7 +461,47 @@ def _indices_map(sharding: Any, shape: tuple[int, ...]) -> dict[Any, Any]:
             f"expected a jax.sharding.Sharding (anything with devices_indices_map), "
             f"got {type(sharding).__name__}"
         )
-    return dict(method(shape))
+    try:
+        return dict(method(shape))
+    except (NotImplementedError, AssertionError, ValueError):
+        plain = _mappable(sharding)
+        if plain is None:
+            raise
+        return dict(plain.devices_indices_map(shape))
+
+
+def _mappable(sharding: Any) -> Any:
+    """The sharding with what JAX cannot map left out, None when nothing is left out.
+
+    JAX (0.7 to 0.12) maps no indices for a spec with unreduced axes, nor for a mesh with
+    Manual axes (JAX 0.7 not for reduced axes either), yet each device holds one block all the
+    same: the index map is the one with the spec's unreduced and reduced axes dropped and
+    Manual axes read as Auto, and the layout keeps ``unreduced``, ``reduced`` and
+    ``axis_types`` to say the holders are partial results or blocks of their own, not copies.
+    """
+    spec, mesh = getattr(sharding, "spec", None), getattr(sharding, "mesh", None)
+    beyond = getattr(spec, "unreduced", None) or getattr(spec, "reduced", None)
+    types = tuple(getattr(mesh, "axis_types", None) or ())
+    manual = [getattr(t, "name", None) == "Manual" for t in types]
+    if not (beyond or any(manual)) or not hasattr(sharding, "update"):
+        return None
+    changes: dict[str, Any] = {}
+    if beyond:
+        changes["spec"] = type(spec)(*_spec_entries(spec))
+    if any(manual):
+        auto = type(types[0]).Auto
+        changes["mesh"] = _with_axis_types(
+            mesh, tuple(auto if m else t for m, t in zip(manual, types, strict=True))
+        )
+    return sharding.update(**changes)
+
+
+def _with_axis_types(mesh: Any, types: tuple[Any, ...]) -> Any:
+    """``mesh`` with other axis types; JAX before 0.8 has no ``Mesh.update``, only the
+    constructor."""
+    if hasattr(mesh, "update"):
+        return mesh.update(axis_types=types)
+    return type(mesh)(mesh.devices, mesh.axis_names, axis_types=types)
 
 
 def _layout_cells(
@@ -567,12 +692,13 @@ def _span(entry: Any, size: int) -> _Span:
 
 
 def _device(device: Any) -> Device:
+    """The ``Device`` of any object with ``id`` and ``platform``; no ``process_index`` means 0."""
     try:
-        return Device(int(device.id), str(device.platform), int(device.process_index))
+        return Device(
+            int(device.id), str(device.platform), int(getattr(device, "process_index", 0))
+        )
     except AttributeError as err:
-        raise TypeError(
-            f"devices need id, platform and process_index attributes; {device!r} lacks one"
-        ) from err
+        raise TypeError(f"devices need id and platform attributes; {device!r} lacks one") from err
 
 
 def _mesh_and_spec(
@@ -583,7 +709,49 @@ def _mesh_and_spec(
     if mesh is None or spec is None:
         return (), None
     axes = tuple((str(name), int(size)) for name, size in dict(mesh.shape).items())
-    return axes, tuple(_spec_entry(entry) for entry in spec)
+    return axes, tuple(_spec_entry(entry) for entry in _spec_entries(spec))
+
+
+def _spec_entries(spec: Any) -> tuple[Any, ...]:
+    """A spec's per-dimension entries: JAX 0.12 refuses to iterate a spec with unreduced or
+    reduced axes and has ``partitions``, which JAX before 0.8 lacks."""
+    entries = getattr(spec, "partitions", None)
+    return tuple(spec if entries is None else entries)
+
+
+class _Semantics(NamedTuple):
+    """What a mesh and spec say beyond the layout: axis types and unreduced/reduced axes."""
+
+    axis_types: tuple[str, ...]
+    unreduced: tuple[str, ...]
+    reduced: tuple[str, ...]
+    unreduced_kind: str
+
+
+_NO_SEMANTICS = _Semantics((), (), (), "")
+
+
+def _spec_semantics(sharding: Any) -> _Semantics:
+    """The mesh's axis types and the spec's unreduced and reduced axes, read from their public
+    attributes where this JAX has them (``Mesh.axis_types``; ``PartitionSpec.unreduced``,
+    ``.reduced`` and, from JAX 0.12, ``.unreduced_kind``), empty where it has not."""
+    types = getattr(sharding.mesh, "axis_types", None) or ()
+    spec = sharding.spec
+    unreduced = _axis_names(getattr(spec, "unreduced", None))
+    kind = getattr(spec, "unreduced_kind", None)
+    if kind is None:
+        kind = "sum" if unreduced else ""
+    return _Semantics(
+        axis_types=tuple(str(getattr(t, "name", t)) for t in types),
+        unreduced=unreduced,
+        reduced=_axis_names(getattr(spec, "reduced", None)),
+        unreduced_kind=str(getattr(kind, "name", kind)),
+    )
+
+
+def _axis_names(axes: Any) -> tuple[str, ...]:
+    """A set of mesh axis names, sorted so every view lists them alike."""
+    return tuple(sorted(map(str, axes or ())))
 
 
 def _spec_entry(entry: Any) -> tuple[str, ...] | None:

@@ -10,6 +10,8 @@ from jaxdbg_widgets.sharding.layout import Cell, Facet, ShardingLayout
 HEIGHT_TO_WIDTH = 2.5
 MAX_SCALE = 100.0
 MAX_WIDTH = 10_000
+FACET_LINES = 4
+"""Above rank 2, a facet is at most this many lines tall per row of shards it holds."""
 
 
 @dataclass(frozen=True)
@@ -61,8 +63,15 @@ def shard_size(
     layout: ShardingLayout, facet: Facet, shard_shape: tuple[int, ...], options: RenderOptions
 ) -> tuple[int, int | None]:
     """:func:`cell_size` of any cell whose shard has ``shard_shape`` (the size depends on nothing
-    else), so a grid works it out once per distinct shard shape."""
+    else), so a grid works it out once per distinct shard shape.
+
+    Up to rank 2 the whole array is ``10 * scale`` lines tall, as in JAX. Above it each facet is
+    sized by its content: at most :data:`FACET_LINES` lines per row of shards, so a slab held
+    by one shard is a small box, not a full-height diagram.
+    """
     base_height = int(10 * options.scale)
+    if len(layout.shape) > 2:
+        base_height = min(base_height, FACET_LINES * max(facet.rows, 1))
     if facet.row_dim is None:
         length = layout.shape[facet.col_dim] if facet.col_dim is not None else 1
         extent = shard_shape[facet.col_dim] if facet.col_dim is not None else 1

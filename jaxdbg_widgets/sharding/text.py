@@ -8,18 +8,38 @@ written here in one pass so the cost grows only with the number of cells.
 
 from __future__ import annotations
 
+from itertools import chain
+
 from jaxdbg_widgets.sharding.bulk import collector_paused
 from jaxdbg_widgets.sharding.colors import text_colors
-from jaxdbg_widgets.sharding.layout import Facet, ShardingLayout
+from jaxdbg_widgets.sharding.layout import (
+    PROCESS_BELOW,
+    PROCESS_RIGHT,
+    Facet,
+    ShardingLayout,
+    process_edges,
+)
 from jaxdbg_widgets.sharding.options import RenderOptions, cell_size, cell_text
+from jaxdbg_widgets.sharding.view import summary_parts
 
 _RESET = "\x1b[0m"
 
 
-def render_text(layout: ShardingLayout, options: RenderOptions) -> str:
-    """The layout as a string; with ``use_color`` it carries 24-bit ANSI colour codes."""
+def render_text(layout: ShardingLayout, options: RenderOptions, *, header: bool = False) -> str:
+    """The layout as a string; with ``use_color`` it carries 24-bit ANSI colour codes.
+
+    The diagram alone is what ``jax.debug.visualize_sharding`` draws; ``header`` puts the
+    :func:`header_text` line above it (JAX prints none).
+    """
     with collector_paused():
-        return _render_text(layout, options)
+        text = _render_text(layout, options)
+    return f"{header_text(layout)}\n{text}" if header else text
+
+
+def header_text(layout: ShardingLayout) -> str:
+    """The one-line header every view shows: sharding kind, shape, mesh with its axis types,
+    spec with its unreduced and reduced axes, devices, shards and replication."""
+    return " · ".join([layout.kind, *summary_parts(layout)])
 
 
 def _render_text(layout: ShardingLayout, options: RenderOptions) -> str:
@@ -38,7 +58,8 @@ def print_text(layout: ShardingLayout, options: RenderOptions) -> None:
     """Print to the terminal, with colour only when it has colour (as JAX does).
 
     The colours are checked even where the terminal cannot show them, so a bad ``color_map``
-    fails here as it does in every other renderer. Lines are never wrapped or cut.
+    fails here as it does in every other renderer. Lines are never wrapped or cut, and the
+    output ends where the diagram does, with one newline, as JAX's does.
     """
     import rich.console
     import rich.text
@@ -49,7 +70,7 @@ def print_text(layout: ShardingLayout, options: RenderOptions) -> None:
         options = RenderOptions(**{**options.__dict__, "use_color": False})
     text = render_text(layout, options)
     console.width = max(console.width, *(len(line) for line in text.splitlines()))
-    console.print(rich.text.Text.from_ansi(text, end=""), end="\n\n", crop=False, soft_wrap=True)
+    console.print(rich.text.Text.from_ansi(text.removesuffix("\n")), crop=False, soft_wrap=True)
 
 
 def _ansi_styles(colors: list[str]) -> list[str]:
@@ -109,7 +130,10 @@ def _facet_text(
         grid[r][c] = _cell_lines(label, pad, style, col_widths[c], row_heights[r])
     if styles is not None:
         return "".join("".join(line) + "\n" for row in grid for line in zip(*row, strict=True))
-    return _boxed(grid, col_widths)
+    edges = (
+        process_edges((r, c, cell.process_indices) for r, c, cell in facet.cells) if several else {}
+    )
+    return _boxed(grid, col_widths, edges)
 
 
 def _cell_lines(
@@ -134,13 +158,71 @@ def _cell_lines(
     return lines
 
 
-def _boxed(grid: list[list[list[str]]], col_widths: list[int]) -> str:
-    """The rows in a square box with a rule between rows, as JAX's plain table is drawn."""
+def _boxed(
+    grid: list[list[list[str]]], col_widths: list[int], edges: dict[tuple[int, int], int]
+) -> str:
+    """The rows in a square box with a rule between rows, as JAX's plain table is drawn; the
+    lines between cells of different processes (``edges``, see
+    :func:`~jaxdbg_widgets.sharding.layout.process_edges`) are heavy."""
 
     def rule(left: str, cross: str, right: str) -> str:
         return left + cross.join("─" * w for w in col_widths) + right + "\n"
 
-    rows = [
-        "".join("│" + "│".join(line) + "│\n" for line in zip(*row, strict=True)) for row in grid
-    ]
-    return rule("┌", "┬", "┐") + rule("├", "┼", "┤").join(rows) + rule("└", "┴", "┘")
+    if not edges:
+        rows = [
+            "".join("│" + "│".join(line) + "│\n" for line in zip(*row, strict=True)) for row in grid
+        ]
+        return rule("┌", "┬", "┐") + rule("├", "┼", "┤").join(rows) + rule("└", "┴", "┘")
+    n_rows, n_cols = len(grid), len(col_widths)
+
+    def wall(r: int, c: int) -> bool:  # the line right of position (r, c) is heavy
+        return r < n_rows and c < n_cols - 1 and bool(edges.get((r, c), 0) & PROCESS_RIGHT)
+
+    def floor(r: int, c: int) -> bool:  # the line below position (r, c) is heavy
+        return c < n_cols and bool(edges.get((r, c), 0) & PROCESS_BELOW)
+
+    def between(r: int) -> str:  # the rule between rows r and r + 1
+        parts = ["┝" if floor(r, 0) else "├"]
+        for c, width in enumerate(col_widths):
+            parts.append(("━" if floor(r, c) else "─") * width)
+            if c < n_cols - 1:
+                sides = (wall(r, c), wall(r + 1, c), floor(r, c), floor(r, c + 1))
+                parts.append(_CROSSES[sides])
+        return "".join(parts) + ("┥" if floor(r, n_cols - 1) else "┤") + "\n"
+
+    def row_text(r: int) -> str:
+        walls = ["┃" if wall(r, c) else "│" for c in range(n_cols - 1)]
+        return "".join(
+            "│" + "".join(chain.from_iterable(zip(line, [*walls, "│"], strict=True))) + "\n"
+            for line in zip(*grid[r], strict=True)
+        )
+
+    top = "┌" + "".join(
+        "─" * w + ("┰" if wall(0, c) else "┬") for c, w in enumerate(col_widths[:-1])
+    )
+    bottom = "└" + "".join(
+        "─" * w + ("┸" if wall(n_rows - 1, c) else "┴") for c, w in enumerate(col_widths[:-1])
+    )
+    body = "".join(row_text(r) + (between(r) if r < n_rows - 1 else "") for r in range(n_rows))
+    return top + "─" * col_widths[-1] + "┐\n" + body + bottom + "─" * col_widths[-1] + "┘\n"
+
+
+_CROSSES = {
+    (False, False, False, False): "┼",
+    (True, True, False, False): "╂",
+    (False, False, True, True): "┿",
+    (True, True, True, True): "╋",
+    (True, False, False, False): "╀",
+    (False, True, False, False): "╁",
+    (False, False, True, False): "┽",
+    (False, False, False, True): "┾",
+    (True, False, True, False): "╃",
+    (True, False, False, True): "╄",
+    (False, True, True, False): "╅",
+    (False, True, False, True): "╆",
+    (True, False, True, True): "╇",
+    (False, True, True, True): "╈",
+    (True, True, True, False): "╉",
+    (True, True, False, True): "╊",
+}
+"""The cross between four cells by which of its lines are heavy: (up, down, left, right)."""

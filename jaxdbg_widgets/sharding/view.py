@@ -14,13 +14,21 @@ from operator import add, attrgetter, itemgetter, mul
 from typing import Any
 
 from jaxdbg_widgets.sharding.bulk import collector_paused
-from jaxdbg_widgets.sharding.layout import Facet, FacetPlan, ShardingLayout, sharding_layout
+from jaxdbg_widgets.sharding.layout import (
+    Facet,
+    FacetPlan,
+    ShardingLayout,
+    holders_text,
+    process_edges,
+    sharding_layout,
+)
 from jaxdbg_widgets.sharding.options import RenderOptions, shard_size
+from jaxdbg_widgets.sharding.schema import FacetView, ShardingView
 
 
 def layout_and_view(
     shape: Sequence[int], sharding: Any, *, dtype: Any = None, options: RenderOptions
-) -> tuple[ShardingLayout, dict[str, Any]]:
+) -> tuple[ShardingLayout, ShardingView]:
     """The layout of ``shape`` under ``sharding`` and its view model, built in one pause of the
     garbage collector (a collection between the two would walk every new object)."""
     with collector_paused():
@@ -28,7 +36,7 @@ def layout_and_view(
         return layout, _view_model(layout, options)
 
 
-def view_model(layout: ShardingLayout, options: RenderOptions) -> dict[str, Any]:
+def view_model(layout: ShardingLayout, options: RenderOptions) -> ShardingView:
     """Everything a front end needs to draw ``layout``: header, facets, cells, processes.
 
     ``cells`` holds one list per field (label, devices, index, tip, color), each in cell order:
@@ -39,7 +47,7 @@ def view_model(layout: ShardingLayout, options: RenderOptions) -> dict[str, Any]
         return _view_model(layout, options)
 
 
-def _view_model(layout: ShardingLayout, options: RenderOptions) -> dict[str, Any]:
+def _view_model(layout: ShardingLayout, options: RenderOptions) -> ShardingView:
     cells = layout.cells
     colors = options.colors(layout) or [None] * len(cells)
     labels = _labels(layout)
@@ -64,7 +72,29 @@ def _view_model(layout: ShardingLayout, options: RenderOptions) -> dict[str, Any
         },
         "tips": tip_table,
         "processes": _processes(layout),
+        **_process_marks(layout, plan),
     }
+
+
+def _process_marks(layout: ShardingLayout, plan: FacetPlan) -> dict[str, Any]:
+    """``process_edges`` where the grid has process boundaries; nothing for one process, so a
+    one-process view stays as earlier versions wrote it."""
+    edges = _process_edges(layout, plan)
+    return {"process_edges": edges} if edges else {}
+
+
+def _process_edges(layout: ShardingLayout, plan: FacetPlan) -> list[list[int]]:
+    """``[cell, sides]`` for each cell whose neighbour in its facet, to the right or below, is
+    held by other processes (see :func:`~jaxdbg_widgets.sharding.layout.process_edges`)."""
+    if len(layout.process_indices) <= 1:
+        return []
+    held = list(map(attrgetter("process_indices"), layout.cells))
+    edges = []
+    for members in plan.members:
+        at = {(plan.down[n], plan.across[n]): n for n in members}
+        found = process_edges((r, c, held[n]) for (r, c), n in at.items())
+        edges.extend([at[spot], sides] for spot, sides in found.items())
+    return sorted(edges)
 
 
 def _labels(layout: ShardingLayout) -> list[str]:
@@ -78,7 +108,8 @@ def _labels(layout: ShardingLayout) -> list[str]:
 
 
 def summary_parts(layout: ShardingLayout) -> list[str]:
-    """Short phrases for the header: shape and dtype, mesh, spec, devices, replication."""
+    """Short phrases for the header: shape and dtype, mesh and its axis types, spec, devices,
+    replication and partial sums."""
     shape = (
         "("
         + ", ".join(str(d) for d in layout.shape)
@@ -90,22 +121,44 @@ def summary_parts(layout: ShardingLayout) -> list[str]:
     else:
         parts = [f"shape {shape}" + (f" {layout.dtype}" if layout.dtype else "")]
     if layout.mesh_axes:
-        parts.append("mesh " + " ".join(f"{name}={size}" for name, size in layout.mesh_axes))
+        mesh = "mesh " + " ".join(f"{name}={size}" for name, size in layout.mesh_axes)
+        types = layout.axis_types_text()
+        parts.append(mesh if types is None else f"{mesh} {types}")
     spec = layout.spec_text()
     if spec is not None:
         parts.append(spec)
     parts.append(
         f"{_counted(len(layout.devices), 'device')}, {_counted(len(layout.cells), 'shard')}"
     )
-    replicas = set(map(len, map(attrgetter("devices"), layout.cells)))
-    if layout.is_fully_replicated:
-        parts.append("fully replicated")
-    elif replicas != {1}:
-        copies = "/".join(str(r) for r in sorted(replicas))
-        over = layout.replicated_axes()
-        parts.append(f"{copies} copies per shard" + (f" (over {', '.join(over)})" if over else ""))
+    parts.extend(_replication_parts(layout))
     if len(layout.process_indices) > 1:
         parts.append(f"{len(layout.process_indices)} processes")
+    return parts
+
+
+def _replication_parts(layout: ShardingLayout) -> list[str]:
+    """How the devices holding one shard relate: copies (over the axes named), partial results
+    still to be reduced over the unreduced axes and blocks of their own along Manual axes (never
+    called copies), and the reduced axes."""
+    replicas = set(map(len, map(attrgetter("devices"), layout.cells)))
+    sizes = dict(layout.mesh_axes)
+    own = layout.own_block_axes()
+    partial = math.prod(sizes.get(axis, 1) for axis in (*layout.unreduced, *own))
+    copies = sorted({max(r // partial, 1) for r in replicas})
+    over = layout.replicated_axes()
+    parts = []
+    if layout.is_fully_replicated:
+        parts.append("fully replicated")
+    elif copies != [1]:
+        counts = "/".join(map(str, copies))
+        parts.append(f"{counts} copies per shard" + (f" (over {', '.join(over)})" if over else ""))
+    if layout.unreduced:
+        kind = layout.unreduced_kind or "sum"
+        parts.append(f"unreduced over {', '.join(layout.unreduced)}: partial results of a {kind}")
+    if own:
+        parts.append(f"manual over {', '.join(own)}: each device's block its own, not copies")
+    if layout.reduced:
+        parts.append(f"reduced over {', '.join(layout.reduced)}: copies, gradient left unreduced")
     return parts
 
 
@@ -118,7 +171,8 @@ def _tips(
 ) -> tuple[list[int], list[list[str]]]:
     """Each cell's tooltip as a number into a table of ``[platform, process line, shape lines]``
     (in order of first use), written once per distinct platform, processes and shard shape; a
-    tooltip reads ``{platform} {device ids, comma-spaced}``, the process line, ``index {index}``
+    tooltip reads ``{platform} {device ids, comma-spaced}`` (summarised past
+    :data:`~jaxdbg_widgets.sharding.layout.HOLDERS_LISTED`, see ``holders_text``), the process line, ``index {index}``
     and the shape lines, one per line (see :func:`tooltip_text`)."""
     cells = layout.cells
     processes = list(map(attrgetter("process_indices"), cells))
@@ -141,7 +195,7 @@ def _tips(
 def tooltip_text(tip: Sequence[str], devices: Sequence[int], index: str) -> str:
     """The tooltip of a cell held by ``devices`` at ``index``, with its entry of the tips table."""
     platform, process, shape = tip
-    return f"{platform} {', '.join(map(str, devices))}\n{process}\nindex {index}\n{shape}"
+    return f"{platform} {holders_text(devices, ', ')}\n{process}\nindex {index}\n{shape}"
 
 
 def _each(table: dict[Any, Any], keys: list[Any]) -> list[Any]:
@@ -166,7 +220,7 @@ def _facet(
     labels: list[str],
     shapes: list[tuple[int, ...]],
     tracks: tuple[list[list[int]], list[list[int | None]]] | None,
-) -> dict[str, Any]:
+) -> FacetView:
     """Facet ``f`` of ``plan`` with its track sizes (from ``tracks`` when the grid has one shard
     shape, else worked out here)."""
     members, title = plan.members[f], plan.titles[f]

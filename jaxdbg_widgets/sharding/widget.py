@@ -1,8 +1,10 @@
 """The interactive sharding widget: an anywidget drawing the view model, with the static HTML as
-its fallback in the output bundle (shown where widgets cannot run: nbconvert, GitHub)."""
+its fallback in the output bundle (shown where widgets cannot run: nbconvert, GitHub) and the
+text diagram as its ``text/plain`` (front ends and exports that keep only text)."""
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import traitlets
@@ -12,6 +14,7 @@ from jaxdbg_widgets._twin_widget import TwinWidget
 from jaxdbg_widgets.sharding.html import html_from_view
 from jaxdbg_widgets.sharding.layout import ShardingLayout
 from jaxdbg_widgets.sharding.options import RenderOptions
+from jaxdbg_widgets.sharding.text import render_text
 from jaxdbg_widgets.sharding.view import layout_and_view
 
 
@@ -64,3 +67,15 @@ class ShardingWidget(TwinWidget):
     def __repr__(self) -> str:
         summary = ", ".join(self.view["summary"])
         return f"ShardingWidget({self._layout.kind}: {summary})"
+
+    def to_text(self) -> str:
+        """The text diagram of this widget's layout and options, without colour codes, as
+        :func:`jaxdbg_widgets.sharding_text` gives it with ``use_color=False``."""
+        return render_text(self._layout, dataclasses.replace(self._options, use_color=False))
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> tuple[dict[str, Any], dict[str, Any]] | None:
+        bundle = super()._repr_mimebundle_(**kwargs)
+        if bundle is None:
+            return None
+        data, metadata = bundle
+        return {**data, "text/plain": self.to_text()}, metadata

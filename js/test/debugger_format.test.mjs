@@ -4,8 +4,10 @@ import { test } from "node:test";
 import {
   BUTTONS,
   compareRows,
+  compareTiles,
   compareVerdict,
   deviceOption,
+  findDevice,
   expressionCommand,
   expressionHistory,
   formatNumber,
@@ -49,13 +51,13 @@ test("hasNonFinite is true only with NaN or Inf", () => {
 });
 
 test("headerDetails names thread, batch, breakpoint number and status", () => {
-  const header = { thread: "thread 7", batch: { index: 1, size: 4 }, hit: 3 };
+  const header = { thread: "thread 7", batch: { index: 1, size: 4 }, stop: "breakpoint #3" };
   assert.equal(headerDetails(header, "waiting"), "thread 7 · batch 1 of 4 · breakpoint #3 · waiting");
-  const filtered = { thread: "main thread", batch: { index: 0, size: 2, element: 5 }, hit: 1 };
+  const filtered = { thread: "main thread", batch: { index: 0, size: 2, element: 5 }, stop: "breakpoint #1" };
   assert.equal(headerDetails(filtered, "waiting"),
     "main thread · batch 0 of 2 (element 5) · breakpoint #1 · waiting");
-  assert.equal(headerDetails({ thread: "main thread", hit: 1 }, "continue_all"),
-    "main thread · breakpoint #1 · continued, rest skipped");
+  assert.equal(headerDetails({ thread: "main thread", stop: "post-mortem" }, "continue_all"),
+    "main thread · post-mortem · continued, rest skipped");
 });
 
 test("frameLocation names the selected frame, else the breakpoint", () => {
@@ -145,6 +147,9 @@ const SHARDS = {
       { value: "1.0", error: false, differs: false },
     ],
     differing: 1,
+    groups: [],
+    verdict: "shard 2 differs: nan, 3 others 1.0",
+    pictures: null,
   },
 };
 
@@ -155,10 +160,11 @@ test("shardSummary and deviceOption name the shards and their state", () => {
   assert.equal(deviceOption(SHARDS.devices[2]), "shard 2 · CPU 2 (x=2) · element 1");
 });
 
-test("compareRows marks the differing and the selected shard; compareVerdict counts", () => {
+test("compareRows marks the differing and the selected shard; compareVerdict is the session's", () => {
   const rows = compareRows(SHARDS);
   assert.equal(rows.length, 4);
-  assert.deepEqual(rows[2], {
+  assert.deepEqual(rows.map((row) => row.position), [2, 0, 1, 3], "the differing shard first");
+  assert.deepEqual(rows[0], {
     position: 2,
     label: "CPU 2 (x=2)",
     value: "nan",
@@ -166,7 +172,54 @@ test("compareRows marks the differing and the selected shard; compareVerdict cou
     differs: true,
     selected: true,
   });
-  assert.equal(compareVerdict(SHARDS), "1 of 4 shards differ from the most common value");
-  assert.equal(compareVerdict({ ...SHARDS, compare: { ...SHARDS.compare, differing: 0 } }), "all 4 shards agree");
+  assert.equal(compareVerdict(SHARDS), "shard 2 differs: nan, 3 others 1.0");
+  assert.equal(compareVerdict({ ...SHARDS, compare: null }), "");
   assert.deepEqual(compareRows({ ...SHARDS, compare: null }), []);
+});
+
+test("compareTiles captions groups with their size and marks the selected shard's tile", () => {
+  assert.equal(compareTiles(SHARDS), null, "no pictures: the table only");
+  assert.equal(compareTiles(null), null);
+  const scale = { cmap: "gray", low: "0", high: "1", stops: [], text: "one scale: min 0 … max 1" };
+  const tile = { png: "data:image/png;base64,", summary: "bool[2]", differs: false };
+  const shards = {
+    ...SHARDS,
+    compare: {
+      ...SHARDS.compare,
+      pictures: {
+        scale,
+        tiles: [
+          { ...tile, position: 2, label: "CPU 2 (x=2)", count: 1 },
+          { ...tile, position: 0, label: "shards 0–1, 3", count: 3 },
+        ],
+        more: "",
+      },
+    },
+  };
+  const row = compareTiles(shards);
+  assert.equal(row.scale, scale);
+  assert.deepEqual(row.tiles.map((t) => [t.caption, t.selected]), [
+    ["CPU 2 (x=2)", true],
+    ["shards 0–1, 3 (3)", false],
+  ]);
+  assert.equal(row.more, "");
+  const empty = { ...shards, compare: { ...shards.compare, pictures: { scale, tiles: [], more: "" } } };
+  assert.equal(compareTiles(empty), null);
+});
+
+test("findDevice takes a shard number, a label, a device or a mesh position", () => {
+  const mesh = {
+    devices: [
+      { label: "CPU 215 (data=13, model=7)", index: 215, state: "waiting" },
+      { label: "CPU 216 (data=13, model=8)", index: 216, state: "waiting" },
+      { label: "i=3", index: 3, state: "waiting" },
+    ],
+  };
+  for (const text of ["216", "CPU 216", "cpu216", "data=13, model=8", "CPU 216 (data=13, model=8)"]) {
+    assert.equal(findDevice(mesh, text), 1, text);
+  }
+  assert.equal(findDevice(mesh, "i=3"), 2);
+  assert.equal(findDevice(mesh, "CPU 9"), null);
+  assert.equal(findDevice(mesh, "  "), null);
+  assert.equal(findDevice(null, "1"), null);
 });

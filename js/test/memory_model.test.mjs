@@ -8,6 +8,7 @@ import {
   humanBytes,
   localModel,
   matchesFilter,
+  processLine,
   sortedLeaves,
 } from "../memory_model.js";
 
@@ -30,9 +31,38 @@ const view = {
 
 test("human bytes match the Python rendering", () => {
   assert.deepEqual(
-    [0, 1023, 1024, 1536, 10 * 1024, 3 * 2 ** 20, 5 * 2 ** 40].map(humanBytes),
-    ["0 B", "1023 B", "1.00 KiB", "1.50 KiB", "10.0 KiB", "3.00 MiB", "5.00 TiB"],
+    [0, 1023, 1024, 1536, 10 * 1024, 3 * 2 ** 20, 5 * 2 ** 40, 2 ** 60, 2 ** 82].map(humanBytes),
+    [
+      "0 B",
+      "1023 B",
+      "1.00 KiB",
+      "1.50 KiB",
+      "10.0 KiB",
+      "3.00 MiB",
+      "5.00 TiB",
+      "1.00 EiB",
+      "4.00 YiB",
+    ],
   );
+});
+
+test("the per-process line gives each process's total, devices and fullest device", () => {
+  const devices = [
+    { process: 0, bytes: 24 },
+    { process: 0, bytes: 8 },
+    { process: 1, bytes: 32 },
+    { process: 1, bytes: 8 },
+  ];
+  const processes = [
+    [0, 32, "32 B"],
+    [1, 40, "40 B"],
+  ];
+  assert.equal(
+    processLine(processes, devices),
+    "per process: process 0: 32 B on 2 devices, fullest 24 B; " +
+      "process 1: 40 B on 2 devices, fullest 32 B",
+  );
+  assert.equal(processLine([[0, 32, "32 B"]], devices.slice(0, 2)), null);
 });
 
 test("leaves are expanded from triples and their group's facts", () => {

@@ -4,12 +4,15 @@ import { test } from "node:test";
 import {
   ZOOM_MAX,
   ZOOM_MIN,
+  PROCESS_BELOW,
+  PROCESS_RIGHT,
   cellRecords,
   cellsHolding,
   clampZoom,
   compactTracks,
   fitZoom,
   gridTracks,
+  holdersText,
   labelWords,
   neighbourCell,
   refinedFit,
@@ -53,12 +56,27 @@ test("cell columns from the view model read back as one record per cell", () => 
     index: "[4:8]",
     tooltip: "CPU 2\nprocess 0\nindex [4:8]\nshard shape (4,)\n16 bytes",
     color: null,
+    edge: 0,
   });
   assert.equal(
     records[0].tooltip,
     "CPU 0, 4\nprocess 0,1\nindex [0:4]\nshard shape (4,)\n16 bytes",
   );
   assert.equal(records.length, 2);
+});
+
+test("cells at a process boundary carry its sides; the others none", () => {
+  const columns = {
+    label: ["CPU 0 p0", "CPU 1 p1", "CPU 2 p0", "CPU 3 p1"],
+    devices: [[0], [1], [2], [3]],
+    index: ["a", "b", "c", "d"],
+    tip: [0, 0, 0, 0],
+    color: [null, null, null, null],
+  };
+  const tips = [["CPU", "process 0", "shard shape (1,)"]];
+  const records = cellRecords(columns, tips, [[0, PROCESS_RIGHT], [2, PROCESS_RIGHT | PROCESS_BELOW]]);
+  assert.deepEqual(records.map((r) => r.edge), [1, 0, 3, 0]);
+  assert.deepEqual(cellRecords(columns, tips).map((r) => r.edge), [0, 0, 0, 0]);
 });
 
 test("tooltip text joins the holders with a comma and a space", () => {
@@ -153,4 +171,20 @@ test("a second measurement removes the fixed part from the fit", () => {
   const refined = refinedFit(1, 7080, first, 80 + 7000 * first, 966);
   assert.ok(Math.abs(80 + 7000 * refined - 966) < 1e-6);
   assert.equal(refinedFit(1, 500, 1, 500, 966), 1);
+});
+
+test("many holders fold into runs and a count, as the Python holders_text writes them", () => {
+  const range = (start, count, step = 1) =>
+    Array.from({ length: count }, (_, i) => start + i * step);
+  assert.equal(holdersText([4, 0], ","), "0,4");
+  assert.equal(holdersText(range(0, 8), ","), "0,1,2,3,4,5,6,7");
+  assert.equal(holdersText(range(0, 256), ","), "0–255 ×256");
+  assert.equal(holdersText([...range(0, 8), 20], ", "), "0–7, 20 ×9");
+  assert.equal(holdersText(range(0, 256, 16), ", "), "0, 16, 32, … ×256");
+  const cells = [{ devices: range(0, 256), index: "[0:8]" }];
+  assert.equal(selectionSummary(cells, range(0, 256)), "devices 0–255 ×256: 1 shard [0:8]");
+  assert.equal(
+    tipText(["CPU", "process 0", "shard shape (8,)"], range(0, 256), "[0:8]"),
+    "CPU 0–255 ×256\nprocess 0\nindex [0:8]\nshard shape (8,)",
+  );
 });

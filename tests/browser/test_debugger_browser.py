@@ -114,7 +114,7 @@ def test_click_a_frame_evaluate_and_continue_with_escaping(lab_page, notebook):
     assert expression.input_value() == "y.shape", "the box's own history: expressions only"
     command_line.press("ArrowUp")
     assert command_line.input_value() == "w"
-    assert widget.locator("img").count() == 0
+    assert widget.locator("img:not([src^='data:image/png'])").count() == 0, "only thumbnails"
     assert page.locator(".jp-OutputArea-output img[src='x']").count() == 0
     lab_page.screenshot("debugger-evaluated")
 
@@ -126,7 +126,7 @@ def test_click_a_frame_evaluate_and_continue_with_escaping(lab_page, notebook):
     assert XSS in frozen.inner_text()
 
     worker = _waiting_widget(page)
-    assert "thread " in worker.locator(".jaxdbg-dbg-details").inner_text()
+    assert "worker " in worker.locator(".jaxdbg-dbg-details").inner_text()
     worker.locator(".jaxdbg-dbg-button", has_text="Continue all").click()
     lab_page.wait_for_output("worker result 240.0")
     lab_page.screenshot("debugger-continued")
@@ -138,10 +138,7 @@ def test_click_a_frame_evaluate_and_continue_with_escaping(lab_page, notebook):
 def test_internal_frames_toggle_and_keyboard_continue_in_dark_theme(lab_page, unfiltered_notebook):
     page = lab_page.page
     lab_page.open_notebook(unfiltered_notebook)
-    page.evaluate(
-        "() => window.jupyterapp.commands.execute('apputils:change-theme',"
-        " { theme: 'JupyterLab Dark' })"
-    )
+    lab_page.change_theme("JupyterLab Dark")
     page.evaluate("() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
     widget = _waiting_widget(page)
     user_frames = widget.locator(".jaxdbg-dbg-frame").count()
@@ -217,7 +214,10 @@ def test_shard_session_selector_compare_continue_one_and_all(lab_page, shard_not
     widget.locator(".jaxdbg-dbg-compare tr.jaxdbg-differs").wait_for(timeout=30_000)
     differing = widget.locator(".jaxdbg-dbg-compare tr.jaxdbg-differs")
     assert differing.count() == 1 and "i=3" in differing.inner_text()
-    assert "1 of 8 shards differ" in widget.locator(".jaxdbg-dbg-compare-verdict").inner_text()
+    assert (
+        "shard 3 differs: True, 7 others False"
+        in widget.locator(".jaxdbg-dbg-compare-verdict").inner_text()
+    )
     lab_page.screenshot("debugger-shard-compare")
     widget.locator(".jaxdbg-dbg-button", has_text="Continue this device").click()
     page.wait_for_function(
@@ -232,16 +232,57 @@ def test_shard_session_selector_compare_continue_one_and_all(lab_page, shard_not
     assert lab_page.console_errors == []
 
 
+_PIXELS = """() => [...document.querySelectorAll('.jaxdbg-dbg-compare-picture')].map((img) => {
+  const canvas = document.createElement('canvas');
+  canvas.width = img.naturalWidth;
+  canvas.height = img.naturalHeight;
+  const context = canvas.getContext('2d');
+  context.drawImage(img, 0, 0);
+  const data = context.getImageData(0, 0, canvas.width, canvas.height).data;
+  return [[...data.slice(0, 3)], [...data.slice(data.length - 4, data.length - 1)]];
+})"""
+
+
+def _compare_pictures(page, widget):
+    """A compare of arrays draws one picture per shard on one scale; a click selects one."""
+    compare = widget.locator(".jaxdbg-dbg-compare-input")
+    compare.fill("y")
+    compare.press("Enter")
+    widget.locator(".jaxdbg-dbg-compare-tile").nth(7).wait_for(timeout=30_000)
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('.jaxdbg-dbg-compare-picture')]"
+        ".every((img) => img.complete && img.naturalWidth > 0)",
+        timeout=30_000,
+    )
+    scale = widget.locator(".jaxdbg-dbg-compare-scale").inner_text()
+    assert scale.strip() == "one scale: min 0 … max 30"
+    labels = widget.locator(".jaxdbg-dbg-compare-tile-label").all_inner_texts()
+    assert labels == [f"CPU {i} (i={i})" for i in range(8)]
+    pixels = page.evaluate(_PIXELS)
+    assert pixels[0][0] != pixels[7][0], "0 and 28 (each shard's minimum) differ on one scale"
+    assert pixels[0][1] != pixels[7][1], "and so do 2 and 30 (each shard's maximum)"
+    tile = widget.locator(".jaxdbg-dbg-compare-tile").nth(3)
+    assert "float32[2], min 12, max 14" in tile.get_attribute("aria-label")
+    tile.focus()
+    page.keyboard.press("Enter")
+    page.wait_for_function(
+        "() => document.querySelector('.jaxdbg-debugger .jaxdbg-dbg-details')"
+        "?.textContent.includes('i=3')",
+        timeout=30_000,
+    )
+    selected = widget.locator(".jaxdbg-dbg-compare-tile.jaxdbg-selected")
+    selected.wait_for(timeout=30_000)
+    assert selected.get_attribute("data-position") == "3"
+
+
 def test_shard_session_quit_keeps_the_kernel_in_a_narrow_dark_window(lab_page, shard_notebook):
     page = lab_page.page
     page.set_viewport_size({"width": 900, "height": 1000})
     lab_page.open_notebook(shard_notebook)
-    page.evaluate(
-        "() => window.jupyterapp.commands.execute('apputils:change-theme',"
-        " { theme: 'JupyterLab Dark' })"
-    )
+    lab_page.change_theme("JupyterLab Dark")
     _run_all(page)
     widget = _shard_widget(page)
+    _compare_pictures(page, widget)
     fits = page.evaluate(
         "() => { const w = document.querySelector('.jaxdbg-debugger');"
         " const cells = [...w.querySelectorAll('.jaxdbg-dbg-name, .jaxdbg-dbg-type')];"

@@ -143,11 +143,7 @@ def test_hover_click_device_click_leaf_and_sort(lab_page, notebook):
         "() => document.querySelector('.jdw-mem-device .jdw-mem-title')"
         "?.textContent.startsWith('device 1')"
     )
-    page.evaluate(
-        "() => window.jupyterapp.commands.execute('apputils:change-theme',"
-        " {theme: 'JupyterLab Dark'})"
-    )
-    page.wait_for_function("() => document.body.dataset.jpThemeLight === 'false'")
+    lab_page.change_theme("JupyterLab Dark")
     flagged = first.locator("tr.jdw-mem-flag td").first
     colors = flagged.evaluate(
         "el => [getComputedStyle(el).color, getComputedStyle(el).backgroundColor]"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import textwrap
 import time
 from typing import Any
@@ -130,7 +131,14 @@ def test_main_thread_frame_click_evaluate_continue(dbg_kernel):
     frozen = result.of_type("update_display_data")[-1]["content"]["data"]
     assert set(frozen) == {"text/plain", "text/html"}, "a saved notebook needs no widget state"
     closed = [m for m in result.of_type("comm_close") if m["content"]["comm_id"] == dbg.comm_id]
-    assert closed, "the finished widget's comm is closed"
+    assert not closed, "the finished widget stays open for a page reloaded meanwhile"
+    last = [
+        m["content"]["data"]["state"]["view"]
+        for m in result.of_type("comm_msg")
+        if m["content"]["comm_id"] == dbg.comm_id
+        and "view" in m["content"]["data"].get("state", {})
+    ][-1]
+    assert last["status"] == "continue" and last["transcript"][-1]["command"] == "c"
 
 
 def test_the_widget_is_displayed_in_the_running_cell(dbg_kernel):
@@ -169,7 +177,8 @@ def test_eight_shard_map_hits_gather_in_one_widget(dbg_kernel):
     if not _gathered(dbg.view):
         dbg.send({"type": "command", "line": "dev"}, _gathered)
     devices = dbg.view["shards"]["devices"]
-    assert [d["label"] for d in devices] == [f"i={i}" for i in range(8)]
+    assert [d["label"].split(" (")[1] for d in devices] == [f"i={i})" for i in range(8)]
+    assert all(d["label"].startswith("CPU ") for d in devices), "named without jax.set_mesh"
     assert [d["index"] for d in devices] == list(range(8))
     view = dbg.send({"type": "device", "index": 5}, lambda v: v["shards"]["selected"] == 5)
     assert "i=5" in view["header"]["thread"]
@@ -183,6 +192,14 @@ def test_eight_shard_map_hits_gather_in_one_widget(dbg_kernel):
     )
     rows = view["shards"]["compare"]["rows"]
     assert [r["differs"] for r in rows] == [i == 3 for i in range(8)]
+    view = dbg.send(
+        {"type": "compare", "expression": "x * 1"},
+        lambda v: v["shards"]["compare"]["pictures"] is not None,
+    )
+    pictures = view["shards"]["compare"]["pictures"]
+    assert pictures["scale"]["text"] == "one scale: min 0 … max 15", "one scale for every shard"
+    assert [t["position"] for t in pictures["tiles"]] == list(range(8))
+    assert pictures["tiles"][3]["summary"] == "float32[2], min 6, max 7"
     view = dbg.send({"type": "continue", "index": 5}, lambda v: v["shards"]["waiting"] == 7)
     assert view["shards"]["devices"][5]["state"] == "continue"
     dbg.send({"type": "command", "line": "c"}, lambda v: v["status"] == "continue")
@@ -347,15 +364,46 @@ def test_nans_post_mortem_scripted_then_the_error(dbg_kernel):
         headless = dbg_kernel.execute("log_twice(bad)")
     finally:
         dbg_kernel.execute("%jaxdbg nans off")
-    assert "Breakpoint 1 at log_twice" in scripted.stdout
-    assert "(jdb) p x\nArray([-1.,  1.], dtype=float32)" in scripted.stdout
+    assert "Post-mortem at log_twice" in scripted.stdout
+    assert "Breakpoint" not in scripted.stdout
+    # the post-mortem is at the origin of the NaN, whose values the search read on the host
+    assert "(jdb) p x\narray([-1.,  1.], dtype=float32)" in scripted.stdout
     assert scripted.error["ename"] == "FloatingPointError"
     assert len(scripted.error["traceback"]) == 1
-    assert "(jdb) p x\nArray([-1.,  1.], dtype=float32)" in scoped.stdout
+    assert "(jdb) p x\narray([-1.,  1.], dtype=float32)" in scoped.stdout
     assert scoped.error["ename"] == "FloatingPointError"
-    assert "jaxdbg: breakpoint at log_twice" in headless.stdout
-    assert "headless policy 'continue'" in headless.stdout
+    assert "jaxdbg" not in headless.stdout, "an unattended run opens no post-mortem"
     assert headless.error["ename"] == "FloatingPointError"
+    assert len(headless.error["traceback"]) > 1, "JAX's traceback, not one line"
+
+
+UNATTENDED_NAN = """
+import jax, jax.numpy as jnp
+jax.config.update("jax_debug_nans", True)
+
+@jax.jit
+def f(x):
+    return jnp.log(x) * 2
+
+f(jnp.array([-1.0]))
+"""
+
+
+def _comparable(traceback: list[str]) -> list[str]:
+    """A traceback without colours and cell numbers, which differ between two runs."""
+    plain = [re.sub(r"\x1b\[[0-9;]*m", "", line) for line in traceback]
+    return [re.sub(r"In ?\[\d+\]", "In[N]", line) for line in plain]
+
+
+def test_an_unattended_nan_keeps_jaxs_traceback_and_adds_nothing(kernel):
+    """nbclient and nbval run cells without stdin: the error reads as it does without us."""
+    plain = kernel.execute(UNATTENDED_NAN)
+    assert plain.error["ename"] == "FloatingPointError"
+    assert kernel.execute("%load_ext jaxdbg").error is None
+    loaded = kernel.execute(UNATTENDED_NAN)
+    assert loaded.stdout == plain.stdout
+    assert "jaxdbg" not in loaded.stdout + loaded.stderr
+    assert _comparable(loaded.error["traceback"]) == _comparable(plain.error["traceback"])
 
 
 COLLECTIVE = """
@@ -432,3 +480,23 @@ def test_jax_breakpoint_sees_the_notebook_globals(dbg_kernel):
     assert view["transcript"][-1]["output"] == "(20.0, True)"
     dbg.command("c")
     assert dbg.finish().error is None
+
+
+def test_an_interrupt_stops_a_slow_p_at_a_shard_map_breakpoint(dbg_kernel):
+    """The expression runs on the shard session's thread while the main thread waits in XLA."""
+    assert dbg_kernel.execute("import time").error is None
+    code = """
+    f = jax.jit(jax.shard_map(on_worker, mesh=mesh, in_specs=P("i"), out_specs=P("i")))
+    print(f(sharded).sum())
+    """
+    dbg = Debugging(dbg_kernel, code)
+    dbg.kernel.send_custom(dbg.comm_id, {"type": "command", "line": "p time.sleep(60)"})
+    time.sleep(SETTLE_SECONDS)
+    dbg.kernel.interrupt()
+    result = dbg_kernel.wait(dbg.result, timeout=30)  # well before the sleep could end
+    assert result.error is not None and result.error["ename"] == "KeyboardInterrupt"
+    assert len(result.error["traceback"]) == 1, "one line, as on the main thread"
+    after = dbg_kernel.execute(NEXT_SHARDED, timeout=60)
+    assert after.error is None, after.error
+    assert after.stdout == "240.0\n"
+    assert dbg_kernel.manager.is_alive()

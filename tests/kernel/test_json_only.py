@@ -38,7 +38,7 @@ def _debugger_comm(msg: Message) -> bool:
 
 def test_debugger_sharding_and_print_log_widgets_send_no_buffers(kernel: KernelSession) -> None:
     assert kernel.execute(SETUP).error is None
-    shown = kernel.execute("jdw.visualize_array_sharding(x)\nlog")
+    shown = kernel.execute("jdw.ShardingWidget.from_array(x)\nlog")
     assert shown.error is None, shown.error
     stopped = kernel.start("print(f(jnp.arange(3.0)).tolist())", allow_stdin=True)
     comm_id = kernel.wait_for(_debugger_comm)["content"]["comm_id"]

@@ -1,6 +1,8 @@
-"""``%jaxdbg memory params`` inside a real ipykernel: the widget opens with the map, its static
-HTML rides along, a click on a leaf (sent as the browser would) brings back its sharding view,
-completion offers variable names, and a bad expression is one line."""
+"""``%jaxdbg memory params`` inside a real ipykernel: a standalone map carrying every leaf's
+diagram, the widget's leaf click (sent as the browser would) bringing back its sharding view,
+completion offering variable names, and a bad expression in one line."""
+
+import json
 
 import pytest
 
@@ -31,17 +33,33 @@ def _memory_comm(result):
     return opened[0]["content"]
 
 
-def test_memory_magic_shows_the_widget_and_answers_a_leaf_click(shared_kernel):
+def _standalone_state(markup):
+    return json.loads(markup.split('<script type="application/json">')[1].split("</script>")[0])
+
+
+def test_memory_magic_shows_a_standalone_map_carrying_every_leaf_diagram(shared_kernel):
     _ok(shared_kernel.execute(SETUP))
     _ok(shared_kernel.execute("%load_ext jaxdbg"))
     shown = _ok(shared_kernel.execute("%jaxdbg memory params"))
-    comm = _memory_comm(shown)
-    view = comm["data"]["state"]["view"]
+    assert not shown.of_type("comm_open")  # no widget: nothing to lose after a restart
+    [markup] = shown.data("text/html")
+    assert "not reported by CPU devices" in markup  # the static twin
+    payload = _standalone_state(markup)
+    view = payload["state"]["view"]
     assert [path for path, _, _ in view["leaves"]] == ["['embed']", "['w']"]
     assert [d["bytes"] for d in view["devices"]] == [4096 + 64] * 8
     assert view["flagged"] == [0]
-    html = shown.data("text/html")
-    assert len(html) == 1 and "not reported by CPU devices" in html[0]
+    target, diagrams = payload["derived"]["leaf"]
+    assert target == "leaf_view" and sorted(diagrams) == ["0", "1"]
+    assert diagrams["1"]["leaf"] == 1 and diagrams["1"]["summary"][2] == "P('data', 'model')"
+
+
+def test_the_memory_widget_answers_a_leaf_click(shared_kernel):
+    _ok(shared_kernel.execute(SETUP))
+    _ok(shared_kernel.execute("import jaxdbg_widgets as jdw"))
+    shown = _ok(shared_kernel.execute("jdw.memory_map(params).widget()"))
+    comm = _memory_comm(shown)
+    assert comm["data"]["state"]["view"]["flagged"] == [0]
 
     shared_kernel.send_state(comm["comm_id"], {"leaf": 1})
     update = shared_kernel.wait_for(

@@ -154,3 +154,71 @@ def test_routing_is_back_to_normal_once_the_breakpoint_ends(dbg_kernel, page):
         page.reply(page.client.comm_info(target_name="jupyter.widget"))
     dbg_kernel.interrupt()
     dbg_kernel.wait(busy)
+
+
+AFTER = "\nprint('done', file=sys.stderr)\n'main result'"
+
+
+def _restored_view(page: Page, comm_id: str) -> dict[str, Any]:
+    """The debugger's view as a reloaded page gets it: through the widget control comm."""
+    control = str(uuid.uuid4())
+    content = {"comm_id": control, "target_name": "jupyter.widget.control", "data": {}}
+    page.send("comm_open", content, version="1.0.0")
+    page.send("comm_msg", {"comm_id": control, "data": {"method": "request_states"}})
+    states = page.comm_reply(control, "update_states")["states"]
+    page.send("comm_close", {"comm_id": control, "data": {}})
+    return states[comm_id]["state"]["view"]
+
+
+@pytest.mark.parametrize("where", CELLS)
+def test_after_a_reload_the_ended_widget_holds_the_rest_of_the_cell_and_its_result(
+    dbg_kernel, page, where
+):
+    assert dbg_kernel.execute("import sys").error is None
+    dbg = _shown(dbg_kernel, CELLS[where] + AFTER)
+    assert "cell_output" not in _restored_view(page, dbg.comm_id)
+
+    dbg.send({"type": "command", "line": "c"}, lambda view: view["status"] == "continue")
+    result = dbg.finish()
+    assert result.error is None, result.error
+    assert "after the breakpoint" in result.stdout and result.data("text/plain")[-1] == (
+        "'main result'"
+    ), "the first page still gets the cell's own output"
+
+    count = result.of_type("execute_result")[0]["content"]["execution_count"]
+    output = _restored_view(page, dbg.comm_id)["cell_output"]
+    printed = "".join(c["text"] for c in output["chunks"] if c["kind"] == "stdout")
+    assert printed == result.stdout, "every print after Continue, as the first page got them"
+    assert output["chunks"][-1] == {"kind": "stderr", "text": "done\n"}
+    assert output["omitted"] == 0
+    assert output["result"] == {"count": count, "text": "'main result'"}
+
+
+def test_without_a_reload_the_ended_widget_has_no_copy_of_the_cell(dbg_kernel, page):
+    dbg = _shown(dbg_kernel, CELL + "\n'main result'")
+    dbg.send({"type": "command", "line": "c"}, lambda view: view["status"] == "continue")
+    result = dbg.finish()
+    assert result.error is None, result.error
+    assert "cell_output" not in _restored_view(page, dbg.comm_id)
+
+
+def test_output_while_the_cell_still_runs_reaches_the_reloaded_page_before_it_ends(
+    dbg_kernel, page
+):
+    dbg = _shown(dbg_kernel, CELL + "\nimport time\ntime.sleep(3)\n'main result'")
+    _restored_view(page, dbg.comm_id)
+    dbg.send({"type": "command", "line": "c"}, lambda view: view["status"] == "continue")
+
+    def copied(m: Message) -> bool:
+        return (
+            m["msg_type"] == "comm_msg"
+            and m["content"]["comm_id"] == dbg.comm_id
+            and "cell_output" in m["content"]["data"].get("state", {}).get("view", {})
+        )
+
+    early = next_iopub(page.client, copied, 3 * REPLY_SECONDS)
+    output = early["content"]["data"]["state"]["view"]["cell_output"]
+    assert "after the breakpoint\n" in output["chunks"][0]["text"]
+    assert output["result"] is None, "drawn while the cell sleeps, before its result"
+    assert dbg.finish().error is None
+    assert _restored_view(page, dbg.comm_id)["cell_output"]["result"]["text"] == "'main result'"

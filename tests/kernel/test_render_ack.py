@@ -1,4 +1,7 @@
-"""A breakpoint whose widget no front end draws still gets an answer: typed, or headless."""
+"""A breakpoint whose widget no front end draws still gets an answer: typed, or headless.
+
+The kernel remembers a widget that never acknowledged; each test starts from a kernel that has
+not seen one (``_forget``), so they pass in any order."""
 
 from __future__ import annotations
 
@@ -34,6 +37,22 @@ def unrendered() -> Iterator[KernelSession]:
         yield session
     finally:
         session.close()
+
+
+FORGET = "from jaxdbg_widgets.debugger import render_memory; render_memory.note_rendered()"
+LOOP = "for _ in range(3):\n    f(jnp.arange(3.0)).block_until_ready()\nprint('looped')"
+
+
+@pytest.fixture(autouse=True)
+def _forget(unrendered: KernelSession) -> None:
+    assert unrendered.execute(FORGET).error is None
+
+
+def _answer_prompts(session: KernelSession, lines: list[str]) -> None:
+    for line in lines:
+        request = session.client.get_stdin_msg(timeout=60)
+        assert request["content"]["prompt"] == "(jdb) "
+        session.client.input(line)
 
 
 def _debugger_comm(msg: Message) -> bool:
@@ -75,3 +94,29 @@ def test_a_rendered_widget_keeps_waiting_for_clicks(unrendered: KernelSession) -
     assert result.error is None, result.error
     assert FALLBACK not in result.stdout
     assert "result [1.0, 3.0, 5.0]" in result.stdout
+
+
+def test_after_one_timeout_later_hits_and_cells_skip_the_wait(unrendered: KernelSession) -> None:
+    looped = unrendered.start(LOOP, allow_stdin=True)
+    _answer_prompts(unrendered, ["c", "c", "c"])
+    unrendered.wait(looped)
+    assert looped.error is None, looped.error
+    assert looped.stdout.count(FALLBACK) == 1, "only the first hit waited for the widget"
+    assert looped.stdout.count("Breakpoint") == 3
+    assert "looped" in looped.stdout
+    later = unrendered.start(RUN, allow_stdin=True)
+    comm_id = unrendered.wait_for(_debugger_comm)["content"]["comm_id"]
+    unrendered.wait_for(widget_displayed(comm_id))
+    unrendered.send_custom(comm_id, {"type": "rendered"})  # a front end drew it after all
+    _answer_prompts(unrendered, ["c"])
+    unrendered.wait(later)
+    assert later.error is None, later.error
+    assert FALLBACK not in later.stdout, "a later cell went straight to the typed prompt"
+    clicked = unrendered.start(RUN, allow_stdin=True)
+    comm_id = unrendered.wait_for(_debugger_comm)["content"]["comm_id"]
+    unrendered.wait_for(widget_displayed(comm_id))
+    unrendered.send_custom(comm_id, {"type": "command", "line": "c"})
+    unrendered.wait(clicked)
+    assert clicked.error is None, clicked.error
+    assert "Breakpoint" not in clicked.stdout, "the acknowledged widget is clickable again"
+    assert "result [1.0, 3.0, 5.0]" in clicked.stdout

@@ -320,6 +320,16 @@ def error_callback_not_callable():
 
 
 @program
+def error_format_not_a_string():
+    jax.debug.print(123, 4)
+
+
+@program
+def error_format_not_a_string_unchecked():
+    jax.jit(lambda x: jax.debug.print(123, x, skip_format_check=True))(4)
+
+
+@program
 def error_missing_field():
     jax.debug.print("{missing}", x=1)
 

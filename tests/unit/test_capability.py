@@ -1,10 +1,17 @@
-"""Transport tier detection against stand-in kernel objects, through the kernel adapter."""
+"""Transport tier detection: the kernel checks fill the capability table, the tiers read it."""
 
 from types import SimpleNamespace
 
 import pytest
 
+from jaxdbg_widgets import _capabilities
 from jaxdbg_widgets.debugger.transports.capability import Tier, detect_tier, widget_tier
+
+
+@pytest.fixture(autouse=True)
+def unchecked(monkeypatch):
+    """Each test starts as a kernel that no load has checked, and leaves the table as it was."""
+    monkeypatch.setattr(_capabilities, "_table", {})
 
 
 class _ParentTracking:
@@ -51,7 +58,7 @@ class _PumpKernel(_ParentTracking):
     def __init__(self, allow_stdin: bool = True) -> None:
         super().__init__(allow_stdin)
         self.msg_queue = SimpleNamespace(qsize=lambda: 0, get_nowait=None, put_nowait=None)
-        self.shell_stream = SimpleNamespace(flush=lambda *a: None)
+        self.shell_stream = SimpleNamespace(flush=lambda *a: None, socket=None)
         self.session = _Session()
         self.shell_handlers = {"comm_msg": print, "comm_close": print}
 
@@ -90,6 +97,15 @@ def test_a_kernel_with_a_shell_channel_thread_never_pumps():
 
 def test_kernel_without_either_falls_back_to_stdin():
     assert detect_tier(SimpleNamespace(_allow_stdin=True)) is Tier.STDIN
+
+
+def test_the_tier_is_read_from_the_table_and_never_probed_again():
+    kernel = _PumpKernel()
+    assert widget_tier(kernel) is Tier.PUMP
+    del kernel.msg_queue  # a probe now would fail; the recorded check still answers
+    assert widget_tier(kernel) is Tier.PUMP
+    _capabilities.check("ipykernel", "shell-pump", "pumping", lambda: 1 / 0)  # turned off later
+    assert widget_tier(kernel) is None
 
 
 def test_request_without_stdin_is_headless():

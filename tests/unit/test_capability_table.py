@@ -1,6 +1,14 @@
 """The shared capability table that the private-API adapters fill at load."""
 
+import pytest
+
 from jaxdbg_widgets import _capabilities as caps
+
+
+@pytest.fixture(autouse=True)
+def table(monkeypatch):
+    """A copy of the table for each test, so the fake capabilities below never outlive it."""
+    monkeypatch.setattr(caps, "_table", dict(caps._table))
 
 
 def test_a_failing_probe_records_a_one_line_reason_and_never_raises():

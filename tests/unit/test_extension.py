@@ -107,3 +107,33 @@ def test_a_failing_feature_is_left_off_and_named_in_the_load_message(ip, capsys,
     assert out.count("\n") == 1
     assert "broken feature (RuntimeError: no such thing)" in out
     assert extension.is_loaded()
+
+
+def test_an_undo_that_raises_does_not_stop_the_others(ip, capsys, monkeypatch):
+    undone: list[str] = []
+
+    def feature(name, fails=False):
+        def install(_ip):
+            def undo():
+                undone.append(name)
+                if fails:
+                    raise RuntimeError(f"{name} is stuck\nsecond line")
+
+            return undo
+
+        return name, install
+
+    features = [feature("first"), feature("second", fails=True), feature("third", fails=True)]
+    monkeypatch.setattr(extension, "FEATURES", [*extension.FEATURES, *features])
+    registry_before = jax_registry.snapshot()
+    ip.run_line_magic("load_ext", "jaxdbg")
+    capsys.readouterr()
+    ip.run_line_magic("unload_ext", "jaxdbg")
+    assert undone == ["third", "second", "first"]
+    assert jax_registry.snapshot() == registry_before, "the features before them were undone"
+    err = capsys.readouterr().err
+    assert err == (
+        "jaxdbg unloaded; could not undo: third (RuntimeError: third is stuck); "
+        "second (RuntimeError: second is stuck)\n"
+    )
+    assert not extension.is_loaded()

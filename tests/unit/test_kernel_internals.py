@@ -1,4 +1,4 @@
-"""The IPython/ipykernel adapter's pure parts, against stand-in shells and kernels."""
+"""The IPython/ipykernel adapters' pure parts, against stand-in shells and kernels."""
 
 from __future__ import annotations
 
@@ -10,18 +10,29 @@ import pytest
 import zmq
 from jupyter_client.session import Session
 
-from jaxdbg_widgets import _capabilities, _kernel_internals
+from jaxdbg_widgets import _capabilities
+from jaxdbg_widgets._kernel import (
+    cell_files,
+    checks,
+    completion,
+    error_line,
+    messages,
+    restore,
+    shell_queue,
+    subshells,
+)
+from jaxdbg_widgets._kernel import shell as running
 
 
 def test_outside_ipython_there_is_no_shell_or_kernel(monkeypatch):
-    monkeypatch.setattr(_kernel_internals.sys, "modules", {})
-    assert _kernel_internals.running_shell() is None
-    assert _kernel_internals.running_kernel() is None
+    monkeypatch.setattr(running.sys, "modules", {})
+    assert running.running_shell() is None
+    assert running.running_kernel() is None
 
 
 def test_ipython7_cell_names_are_read_from_the_file_name():
-    assert _kernel_internals.cell_name("<ipython-input-3-5f1c0a2b9e1d>") == "In[3]"
-    assert _kernel_internals.cell_name("/home/me/script.py") is None
+    assert cell_files.cell_name("<ipython-input-3-5f1c0a2b9e1d>") == "In[3]"
+    assert cell_files.cell_name("/home/me/script.py") is None
 
 
 def test_hashed_cell_files_are_remembered_before_the_cell_runs(monkeypatch):
@@ -30,15 +41,13 @@ def test_hashed_cell_files_are_remembered_before_the_cell_runs(monkeypatch):
     )
     shell = SimpleNamespace(compile=compiler)
     monkeypatch.setattr(_capabilities, "_table", dict(_capabilities._table))
-    _capabilities.check(
-        "ipython", "cell-names", "names", lambda: _kernel_internals._probe_cell_names(shell)
-    )
-    _kernel_internals.remember_cell_file(shell, "x = 1\n", 7)
-    assert _kernel_internals.cell_name(f"/tmp/{hash('x = 1' + chr(10))}.py") == "In[7]"
+    _capabilities.check("ipython", "cell-names", "names", lambda: cell_files.probe(shell))
+    cell_files.remember_cell_file(shell, "x = 1\n", 7)
+    assert cell_files.cell_name(f"/tmp/{hash('x = 1' + chr(10))}.py") == "In[7]"
 
 
 def test_a_changed_showtraceback_signature_prints_the_line_instead(capsys, monkeypatch):
-    monkeypatch.setattr(_capabilities, "_table", {})  # as before any load checked a shell
+    monkeypatch.setattr(_capabilities, "_table", {})
 
     def show(etype, value, stb, extra):
         raise AssertionError("not called with a changed signature")
@@ -48,7 +57,9 @@ def test_a_changed_showtraceback_signature_prints_the_line_instead(capsys, monke
         set_custom_exc=None,
         InteractiveTB=SimpleNamespace(get_exception_only=lambda t, v: [f"{t.__name__}: {v}\n"]),
     )
-    assert _kernel_internals.show_error_line(shell, ValueError("bad")) == ["ValueError: bad\n"]
+    checks.check_capabilities(shell)
+    assert not _capabilities.has("ipython", "error-line")
+    assert error_line.show_error_line(shell, ValueError("bad")) == ["ValueError: bad\n"]
     assert capsys.readouterr().err == "ValueError: bad\n"
 
 
@@ -57,16 +68,14 @@ def test_line_completion_is_added_and_removed(route):
     completer = SimpleNamespace(custom_matchers=[], magic_arg_matchers=[], text_until_cursor="")
     shell = SimpleNamespace(Completer=completer)
     if route == "magic_arg_matchers":
-        undo = _kernel_internals._add_magic_arg_matcher(
-            shell, "%jaxdbg", lambda line: ["on", "off"]
-        )
+        undo = completion.add_magic_arg_matcher(shell, "%jaxdbg", lambda line: ["on", "off"])
         matcher = completer.magic_arg_matchers[-1]
         completer.text_until_cursor = "%jaxdbg nans "
         assert matcher("%jaxdbg nans ") == ["on", "off"]
         completer.text_until_cursor = "import o"
         assert matcher("import o") == []
     else:
-        undo = _kernel_internals.add_line_completer(shell, "%jaxdbg", lambda line: [])
+        undo = completion.add_line_completer(shell, "%jaxdbg", lambda line: [])
     undo()
     assert completer.custom_matchers == [] and completer.magic_arg_matchers == []
 
@@ -85,7 +94,7 @@ def session() -> Any:
 
 def _routed(session: Any, controls: set[str], wire: list[Any]) -> dict[str, Any] | None:
     """The re-addressed message as the subshell will read it, or ``None`` if left alone."""
-    readdressed = _kernel_internals._readdressed(session, wire, "debugger", controls)
+    readdressed = restore.readdress(session, wire, "debugger", controls)
     if readdressed is None:
         return None
     idents, frames = session.feed_identities(readdressed, copy=False)
@@ -114,7 +123,7 @@ def test_only_widget_restoring_requests_to_the_main_shell_are_readdressed(sessio
 
 def test_a_control_comm_opened_at_a_breakpoint_stays_on_the_subshell_until_closed(session):
     controls: set[str] = set()
-    opened = {"comm_id": "c", "target_name": _kernel_internals.CONTROL_TARGET, "data": {}}
+    opened = {"comm_id": "c", "target_name": messages.CONTROL_TARGET, "data": {}}
     assert _routed(session, controls, _wire(session, "comm_open", opened)) is not None
     states = {"comm_id": "c", "data": {"method": "request_states"}}
     routed = _routed(session, controls, _wire(session, "comm_msg", states, "per-target"))
@@ -138,16 +147,17 @@ def test_restore_handlers_give_the_cell_its_parent_back_however_they_end():
     # Stepped by hand: the coroutine awaits nothing, and another test may have left an event
     # loop marked as running in this thread, where asyncio.run refuses to start.
     with pytest.raises(StopIteration):
-        _kernel_internals._then(answer, after)(None, None, {}).send(None)
-    assert _kernel_internals._then(lambda *_: calls.append("sync"), after)(None, None, {}) is None
+        restore.then(answer, after)(None, None, {}).send(None)
+    assert restore.then(lambda *_: calls.append("sync"), after)(None, None, {}) is None
     with pytest.raises(ValueError):
-        _kernel_internals._then(fail, after)(None, None, {})
+        restore.then(fail, after)(None, None, {})
     assert calls == ["async", "after", "sync", "after", "after"]
 
 
 def test_restore_routing_is_off_without_the_kernels_shell_stream():
     kernel = SimpleNamespace(shell_channel_thread=SimpleNamespace(io_loop=None, manager=None))
-    assert _kernel_internals.supports_restore_routing(kernel) is False
+    with pytest.raises(AttributeError):
+        restore.probe(kernel)
 
 
 def test_the_pump_picks_restore_requests_out_of_ipykernel_6s_queue(session):
@@ -157,13 +167,11 @@ def test_the_pump_picks_restore_requests_out_of_ipykernel_6s_queue(session):
     def queued(msg_type: str, content: dict[str, Any]) -> tuple[Any, ...]:
         return (0, None, (_wire(session, msg_type, content),))
 
-    assert _kernel_internals.queued_restore_request(
-        kernel, queued("kernel_info_request", {}), controls
-    )
-    assert not _kernel_internals.queued_restore_request(
+    assert shell_queue.queued_restore_request(kernel, queued("kernel_info_request", {}), controls)
+    assert not shell_queue.queued_restore_request(
         kernel, queued("execute_request", {"code": ""}), controls
     )
-    assert not _kernel_internals.queued_restore_request(kernel, (0, None, ()), controls)
+    assert not shell_queue.queued_restore_request(kernel, (0, None, ()), controls)
 
 
 def test_handler_coroutines_run_to_their_end_on_the_blocked_thread():
@@ -175,23 +183,23 @@ def test_handler_coroutines_run_to_their_end_on_the_blocked_thread():
     async def waits() -> None:
         await asyncio.get_event_loop().create_future()
 
-    _kernel_internals._finish_now(answers())
+    shell_queue.finish_now(answers())
     assert ran == ["answered"]
     loop = asyncio.new_event_loop()
     try:
         asyncio.set_event_loop(loop)
         with pytest.raises(RuntimeError, match="blocked event loop"):
-            _kernel_internals._finish_now(waits())
+            shell_queue.finish_now(waits())
     finally:
         asyncio.set_event_loop(None)
         loop.close()
 
 
 def test_a_routing_the_shell_thread_never_installs_changes_nothing(session, monkeypatch):
-    monkeypatch.setattr(_kernel_internals, "SHELL_THREAD_TIMEOUT", 0.01)
+    monkeypatch.setattr(restore, "SHELL_THREAD_TIMEOUT", 0.01)
     callbacks: list[Any] = []
     receivers: list[Any] = []
-    handlers = {msg_type: print for msg_type in _kernel_internals.RESTORE_MESSAGES}
+    handlers = {msg_type: print for msg_type in messages.RESTORE_MESSAGES}
     kernel = SimpleNamespace(
         session=session,
         shell_channel_thread_main=print,
@@ -202,8 +210,50 @@ def test_a_routing_the_shell_thread_never_installs_changes_nothing(session, monk
         ),
     )
     with pytest.raises(TimeoutError):
-        _kernel_internals.route_widget_restore(kernel, "debugger", lambda: None)
+        restore.route_widget_restore(kernel, "debugger", lambda: None)
     assert all(handler is print for handler in handlers.values())
     for late in callbacks:  # the shell thread wakes up after all
         late()
     assert receivers[-1] is print
+
+
+class _Comm:
+    def __init__(self) -> None:
+        self.comm_id = "c"
+
+
+def test_a_routed_comm_gets_back_exactly_what_it_had():
+    plain = _Comm()
+    undo = subshells.route_comm(plain, "debugger")
+    assert plain._reply_subshell_for({}, "main") == "debugger"
+    undo()
+    assert "_reply_subshell_for" not in vars(plain)
+
+    def own(data, default):
+        return "its own"
+
+    routed_before = _Comm()
+    routed_before._reply_subshell_for = own
+    undo = subshells.route_comm(routed_before, "debugger")
+    assert routed_before._reply_subshell_for({}, "main") == "debugger"
+    undo()
+    assert routed_before._reply_subshell_for is own
+
+
+def test_the_pump_sleeps_until_its_wake_fd_is_written():
+    import socket
+    import threading
+
+    context = zmq.Context.instance()
+    quiet = context.socket(zmq.PULL)
+    reader, writer = socket.socketpair()
+    try:
+        kernel = SimpleNamespace(shell_stream=SimpleNamespace(socket=quiet))
+        shell_queue.wait_for_shell_message(kernel, reader.fileno(), 0.01)  # nothing: times out
+        threading.Timer(0.05, lambda: writer.send(b"x")).start()
+        shell_queue.wait_for_shell_message(kernel, reader.fileno(), None)
+        assert reader.recv(1) == b"x"
+    finally:
+        quiet.close()
+        reader.close()
+        writer.close()

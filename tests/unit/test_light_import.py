@@ -48,3 +48,11 @@ def test_dir_and_all_list_the_lazy_names():
     assert {"PrintLog", "ShardingWidget"} <= set(jaxdbg_widgets.__all__)
     with pytest.raises(AttributeError):
         jaxdbg_widgets.NoSuchName  # noqa: B018
+
+
+def test_the_text_and_html_pictures_load_no_widgets():
+    statement = (
+        "import numpy as np, jaxdbg_widgets as jdw\n"
+        "p = jdw.show(np.eye(4))\np.to_text()\np.to_html()"
+    )
+    assert _loaded_after(statement) == []

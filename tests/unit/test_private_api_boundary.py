@@ -1,8 +1,9 @@
 """Private APIs of JAX, IPython and ipykernel are touched only inside their adapters.
 
 ``jaxdbg_widgets/core/_jax_internals.py`` is the one module that may reach ``jax._src`` or a
-private JAX attribute; ``jaxdbg_widgets/_kernel_internals.py`` is the one that may reach a
-private IPython or ipykernel name. Each checks what it uses at load, so nothing else may.
+private JAX attribute; the ``jaxdbg_widgets/_kernel`` package is the one place that may read or
+write a private IPython or ipykernel name, use :mod:`ctypes` or replace the signal wakeup fd.
+Each checks what it uses at load, so nothing else may.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[2] / "jaxdbg_widgets"
 JAX_ADAPTER = PACKAGE / "core" / "_jax_internals.py"
-KERNEL_ADAPTER = PACKAGE / "_kernel_internals.py"
+KERNEL_ADAPTERS = PACKAGE / "_kernel"
 KERNEL_LIBRARIES = ("IPython", "ipykernel")
 # Underscored but documented standard-library API: sys._getframe and namedtuple's methods.
 STDLIB_UNDERSCORED = {"_getframe", "_make", "_asdict", "_replace", "_fields", "_field_defaults"}
@@ -119,14 +120,26 @@ def test_only_the_jax_adapter_touches_jax_private_apis():
     assert offenders == {}
 
 
+def _is_own_target(node: ast.AST) -> bool:
+    """``self.x``/``cls.x``: an attribute a class of ours gives its own instances."""
+    return isinstance(node, ast.Name) and node.id in ("self", "cls")
+
+
 def _own_names(trees: dict[Path, ast.Module]) -> set[str]:
-    """Every name the package (outside its adapters) defines, binds or assigns as an attribute."""
+    """Every name the package (outside its adapters) defines, binds, or sets on ``self``/``cls``.
+
+    A write to any other object's attribute does not make the name ours: it is checked below.
+    """
     names = set()
     for tree in trees.values():
         for node in ast.walk(tree):
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                 names.add(node.name)
-            elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
+            elif (
+                isinstance(node, ast.Attribute)
+                and isinstance(node.ctx, ast.Store)
+                and _is_own_target(node.value)
+            ):
                 names.add(node.attr)
             elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
                 names.add(node.id)
@@ -135,30 +148,74 @@ def _own_names(trees: dict[Path, ast.Module]) -> set[str]:
     return names
 
 
+ATTRIBUTE_FUNCTIONS = ("getattr", "setattr", "delattr", "hasattr")
+
+
 def _foreign_private_reads(tree: ast.Module, own: set[str]) -> list[str]:
-    """Reads of a private attribute that is not one of ``own`` (so belongs to a library)."""
-    return [
+    """Reads and writes of a private attribute that is not one of ``own`` (so belongs to a
+    library): ``x._name``, ``x._name = v``, ``setattr(x, "_name", v)``, ``vars(x)["_name"]``."""
+    found = []
+    for node in ast.walk(tree):
+        name = None
+        if isinstance(node, ast.Attribute):
+            name = node.attr
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id in ATTRIBUTE_FUNCTIONS
+            and len(node.args) >= 2
+            and isinstance(node.args[1], ast.Constant)
+        ):
+            name = node.args[1].value
+        elif (
+            isinstance(node, ast.Subscript)
+            and isinstance(node.value, ast.Call)
+            and isinstance(node.value.func, ast.Name)
+            and node.value.func.id == "vars"
+            and isinstance(node.slice, ast.Constant)
+        ):
+            name = node.slice.value
+        if isinstance(name, str) and _is_private(name) and name not in own:
+            found.append(f"line {node.lineno}: {ast.unparse(node)}")
+    return found
+
+
+def _process_hooks(tree: ast.Module) -> list[str]:
+    """Uses of :mod:`ctypes` and of ``signal.set_wakeup_fd``: the interpreter's own hooks."""
+    found = [
+        f"line {line}: import {module}"
+        for line, module, _ in _imported_modules(tree)
+        if module.split(".")[0] == "ctypes"
+    ]
+    found += [
         f"line {node.lineno}: {ast.unparse(node)}"
         for node in ast.walk(tree)
-        if isinstance(node, ast.Attribute)
-        and isinstance(node.ctx, ast.Load)
-        and _is_private(node.attr)
-        and node.attr not in own
+        if (isinstance(node, ast.Attribute) and node.attr == "set_wakeup_fd")
+        or (isinstance(node, ast.alias) and node.name == "set_wakeup_fd")
     ]
+    return found
 
 
-def test_only_the_kernel_adapter_touches_ipython_and_ipykernel_private_apis():
-    """No private IPython/ipykernel import, and no read of a private attribute the package
-    does not define itself (``kernel._parent_ident``, ``shell._showtraceback``), outside the
-    adapters."""
+def _is_adapter(path: Path) -> bool:
+    return path == JAX_ADAPTER or KERNEL_ADAPTERS in path.parents
+
+
+def test_only_the_kernel_adapters_touch_ipython_and_ipykernel_private_apis():
+    """No private IPython/ipykernel import, no read or write of a private attribute the package
+    does not define itself (``kernel._parent_ident``, ``comm._reply_subshell_for = ...``), no
+    ``ctypes`` and no wakeup fd, outside the adapters."""
     trees = _sources()
-    adapters = (JAX_ADAPTER, KERNEL_ADAPTER)
-    own = _own_names({p: t for p, t in trees.items() if p not in adapters}) | STDLIB_UNDERSCORED
+    assert (KERNEL_ADAPTERS / "checks.py") in trees, "the kernel adapters moved: update this test"
+    own = _own_names({p: t for p, t in trees.items() if not _is_adapter(p)}) | STDLIB_UNDERSCORED
     offenders = {}
     for path, tree in trees.items():
-        if path in adapters:
+        if _is_adapter(path):
             continue
-        uses = _private_uses(tree, KERNEL_LIBRARIES) + _foreign_private_reads(tree, own)
+        uses = (
+            _private_uses(tree, KERNEL_LIBRARIES)
+            + _foreign_private_reads(tree, own)
+            + _process_hooks(tree)
+        )
         if uses:
             offenders[str(path.relative_to(PACKAGE))] = uses
     assert offenders == {}
@@ -179,3 +236,13 @@ def test_the_checks_catch_what_they_are_for():
     assert _foreign_private_reads(reads, _own_names({Path("x.py"): reads})) == [
         "line 3: shell._showtraceback"
     ]
+    writes = ast.parse(
+        "comm._reply_subshell_for = f\nsetattr(comm, '_reply_subshell_for', f)\n"
+        "vars(comm)['_reply_subshell_for'] = f\nsetattr(comm, 'handle_msg', f)\n"
+    )
+    assert len(_foreign_private_reads(writes, _own_names({Path("x.py"): writes}))) == 3
+    hooks = ast.parse(
+        "import ctypes\nfrom ctypes import pythonapi\nimport signal\n"
+        "signal.set_wakeup_fd(3)\nfrom signal import set_wakeup_fd\nsignal.signal(2, f)\n"
+    )
+    assert len(_process_hooks(hooks)) == 4

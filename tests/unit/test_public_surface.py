@@ -16,3 +16,29 @@ def test_every_public_name_is_in_the_api_reference():
 def test_every_public_name_resolves():
     for name in jaxdbg_widgets.__all__:
         assert getattr(jaxdbg_widgets, name) is not None
+
+
+def test_communication_map_is_public_and_its_widget_imports_on_first_use():
+    assert {"communication_map", "communication_map_from_text", "CommunicationWidget"} <= set(
+        jaxdbg_widgets.__all__
+    )
+    assert jaxdbg_widgets.CommunicationWidget.__name__ == "CommunicationWidget"
+
+
+def test_show_is_public_and_draws_a_pytree():
+    import numpy as np
+
+    assert "show" in jaxdbg_widgets.__all__
+    pictures = jaxdbg_widgets.show({"w": np.eye(3)})
+    assert [p.path for p in pictures.pictures] == ["['w']"]
+    assert "float64[3, 3]" in pictures.to_text()
+
+
+def test_find_nonfinite_is_public_and_names_the_line():
+    import jax.numpy as jnp
+
+    assert {"find_nonfinite", "NonfiniteReport"} <= set(jaxdbg_widgets.__all__)
+    report = jaxdbg_widgets.find_nonfinite(lambda x: jnp.log(x - 2.0), 1.0)
+    assert isinstance(report, jaxdbg_widgets.NonfiniteReport)
+    assert report.origin.primitive == "log"
+    assert "jnp.log(x - 2.0)" in report.origin.source.text

@@ -257,7 +257,8 @@ def test_the_pump_gives_up_after_repeated_parse_failures(caplog, monkeypatch) ->
 @pytest.fixture
 def restore_calls(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """Stand-in kernel routing: records each start and undo of the restore routing."""
-    from jaxdbg_widgets import _capabilities, _kernel_internals
+    from jaxdbg_widgets import _capabilities
+    from jaxdbg_widgets._kernel import restore
 
     calls: list[str] = []
     monkeypatch.setattr(_capabilities, "_table", {})
@@ -267,7 +268,7 @@ def restore_calls(monkeypatch: pytest.MonkeyPatch) -> list[str]:
         calls.append(f"start {subshell_id}")
         return lambda: calls.append("undo")
 
-    monkeypatch.setattr(_kernel_internals, "route_widget_restore", route)
+    monkeypatch.setattr(restore, "route_widget_restore", route)
     return calls
 
 
@@ -299,3 +300,119 @@ def test_restore_routing_stays_off_when_its_check_failed(
     routing.acquire(_cell(), "s1")
     routing.release()
     assert restore_calls == []
+
+
+def test_the_mailbox_wakes_an_outside_waiter_on_put_interrupt_and_close() -> None:
+    woken: list[str] = []
+    box = Mailbox(wake=lambda: woken.append("wake"))
+    box.put("a")
+    box.interrupt()
+    box.close()
+    assert woken == ["wake"] * 3
+
+
+class _IdleShellKernel(_Kernel):
+    """An ipykernel 6 kernel whose shell stream never receives anything; counts its reads."""
+
+    def __init__(self) -> None:
+        import zmq
+
+        super().__init__()
+        self.flushes = 0
+        self.socket = zmq.Context.instance().socket(zmq.PULL)
+        self.msg_queue = SimpleNamespace(qsize=lambda: 0, get_nowait=None, put_nowait=None)
+        self.shell_stream = SimpleNamespace(flush=self._flush, socket=self.socket)
+
+    def _flush(self) -> None:
+        self.flushes += 1
+
+
+def test_an_idle_pump_sleeps_until_woken_instead_of_polling(watching: None) -> None:
+    from jaxdbg_widgets.debugger.transports.pump import PumpInbox
+
+    kernel = _IdleShellKernel()
+    waiting = threading.Event()
+    inbox_box: list[Any] = []
+
+    def wait() -> Any:
+        inbox = PumpInbox(_Comm("c7"), CellParent.capture(kernel))
+        inbox_box.append(inbox)
+        try:
+            waiting.set()
+            return inbox.get(None)
+        finally:
+            inbox.close()
+
+    def interrupt_later() -> None:
+        waiting.wait()
+        threading.Event().wait(0.3)
+        os.kill(os.getpid(), signal.SIGINT)
+
+    threading.Thread(target=interrupt_later).start()
+    try:
+        outcome = _in_thread(wait)
+    finally:
+        kernel.socket.close()
+    assert isinstance(outcome.get("error"), KeyboardInterrupt)
+    assert kernel.flushes <= 3, f"the shell stream was read {kernel.flushes} times while idle"
+
+
+def _interrupt_once_running(started: threading.Event) -> None:
+    def send() -> None:
+        started.wait()
+        os.kill(os.getpid(), signal.SIGINT)
+
+    threading.Thread(target=send).start()
+
+
+def test_an_interrupt_stops_a_sleeping_evaluation_on_a_worker_thread(watching: None) -> None:
+    import time
+
+    started = threading.Event()
+
+    def sleep_long() -> str:
+        started.set()
+        time.sleep(30)
+        return "slept"
+
+    _interrupt_once_running(started)
+    outcome = _in_thread(lambda: interrupts.call_interruptibly(sleep_long))
+    assert isinstance(outcome.get("error"), KeyboardInterrupt), outcome
+
+
+def test_an_evaluation_that_never_returns_is_stopped_in_its_own_thread(watching: None) -> None:
+    started = threading.Event()
+    spinning: list[threading.Thread] = []
+
+    def spin() -> None:
+        spinning.append(threading.current_thread())
+        started.set()
+        while True:
+            pass
+
+    _interrupt_once_running(started)
+    outcome = _in_thread(lambda: interrupts.call_interruptibly(spin))
+    assert isinstance(outcome.get("error"), KeyboardInterrupt)
+    spinning[0].join(timeout=30)
+    assert not spinning[0].is_alive(), "the abandoned evaluation was stopped too"
+
+
+def test_an_interruptible_call_returns_and_raises_as_a_plain_call(watching: None) -> None:
+    assert _in_thread(lambda: interrupts.call_interruptibly(lambda: 41 + 1)) == {"value": 42}
+    failed = _in_thread(lambda: interrupts.call_interruptibly(lambda: 1 / 0))
+    assert isinstance(failed.get("error"), ZeroDivisionError)
+    assert interrupts.call_interruptibly(lambda: "main") == "main"
+
+
+def test_p_at_a_worker_thread_breakpoint_stops_on_an_interrupt(watching: None) -> None:
+    from jaxdbg_widgets.debugger.session import Session
+    from tests.unit.debugger.conftest import jax_frames
+
+    session = Session(jax_frames(), thread_id=1)
+    started = threading.Event()
+    session.frames[0].globals["started"] = started
+    _interrupt_once_running(started)
+    outcome = _in_thread(lambda: session.run("p started.set() or __import__('time').sleep(30)"))
+    entry = outcome["value"]
+    assert entry.error and "KeyboardInterrupt" in entry.output
+    assert session.resume is None, "the session itself goes on, as at a main-thread breakpoint"

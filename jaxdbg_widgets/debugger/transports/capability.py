@@ -1,7 +1,8 @@
-"""Which transport this kernel supports, checked through the kernel adapter.
+"""Which transport this kernel supports, read from the capability table the kernel checks filled.
 
-Every check here reads attributes only, so it is safe to call from any thread at any time;
-the transports themselves live beside this module.
+Nothing here probes the kernel: the checks ran when the extension loaded (or, in a kernel that
+only imported the package, once at the first breakpoint), and a failure found later (the pump
+giving up) is recorded in the same table. Reading it is safe from any thread at any time.
 """
 
 from __future__ import annotations
@@ -10,7 +11,9 @@ import enum
 import sys
 from typing import Any
 
-from jaxdbg_widgets import _capabilities, _kernel_internals
+from jaxdbg_widgets import _capabilities
+from jaxdbg_widgets._kernel import checks, stdin_channel
+from jaxdbg_widgets._kernel.shell import running_kernel
 
 
 class Tier(str, enum.Enum):
@@ -32,63 +35,33 @@ DESCRIPTIONS = {
 }
 
 
-def current_kernel() -> Any | None:
-    """The running ipykernel's kernel object, or ``None`` outside a kernel."""
-    return _kernel_internals.running_kernel()
+def widget_restore_available() -> bool:
+    """Whether a reloaded page's widget requests can be answered while a breakpoint waits."""
+    return _capabilities.has("ipykernel", "widget-restore")
 
 
-def supports_subshell_routing(kernel: Any) -> bool:
-    """ipykernel >= 7.4: a comm's messages can be routed to a kernel subshell."""
-    return _kernel_internals.supports_subshell_routing(kernel)
-
-
-def supports_pumping(kernel: Any) -> bool:
-    """ipykernel 6: the blocked thread may read the shell channel's queued messages."""
-    return _kernel_internals.supports_pumping(kernel) and not _turned_off("shell-pump")
-
-
-def stdin_allowed(kernel: Any) -> bool:
-    """Whether the request now executing lets the kernel ask the front end for input."""
-    return _kernel_internals.stdin_allowed(kernel)
-
-
-def widget_restore_available(kernel: Any) -> bool:
-    """Whether a reloaded page's widget requests can be answered while a breakpoint waits.
-
-    The load-time check decides; before any (outside ``%load_ext``) the probe runs now.
-    """
-    checked = any(
-        c.library == "ipykernel" and c.name == "widget-restore"
-        for c in _capabilities.all_capabilities()
-    )
-    if checked:
-        return _capabilities.has("ipykernel", "widget-restore")
-    if supports_subshell_routing(kernel):
-        return _kernel_internals.supports_restore_routing(kernel)
-    return _kernel_internals.supports_pumped_restore(kernel)
-
-
-def _turned_off(name: str) -> bool:
-    """Whether a run-time failure turned the ipykernel capability ``name`` off."""
-    return any(c.library == "ipykernel" and c.name == name for c in _capabilities.degraded())
+def busy_status_available() -> bool:
+    """Whether the kernel can keep reading busy while a breakpoint serves widget messages."""
+    return _capabilities.has("ipykernel", "busy-status")
 
 
 def widget_tier(kernel: Any | None) -> Tier | None:
     """The clickable tier this kernel supports, regardless of who is connected."""
     if kernel is None:
         return None
-    if supports_subshell_routing(kernel):
+    checks.ensure_kernel_checked(kernel)
+    if _capabilities.has("ipykernel", "subshell-routing"):
         return Tier.SUBSHELL
-    if supports_pumping(kernel):
+    if _capabilities.has("ipykernel", "shell-pump"):
         return Tier.PUMP
     return None
 
 
 def detect_tier(kernel: Any | None = None) -> Tier:
     """The best tier that can reach a person for the request executing now."""
-    kernel = current_kernel() if kernel is None else kernel
+    kernel = running_kernel() if kernel is None else kernel
     if kernel is None:
         return Tier.TERMINAL if sys.stdin is not None and sys.stdin.isatty() else Tier.HEADLESS
-    if not stdin_allowed(kernel):
+    if not stdin_channel.allowed(kernel):
         return Tier.HEADLESS
     return widget_tier(kernel) or Tier.STDIN

@@ -25,7 +25,8 @@ class Inbox:
 
     Opening it wraps the widget comm's ``handle_msg`` so every message handled for this comm
     (on whichever thread the tier dispatches it) is queued and the cell's parent header is put
-    back; ``close`` removes the wrapper and anything else the tier changed.
+    back, and holds the kernel's status at busy for the cell; ``close`` removes the wrapper,
+    lets the status go and undoes anything else the tier changed.
     """
 
     tier: Tier
@@ -37,11 +38,12 @@ class Inbox:
             _open_comms.add(comm.comm_id)
         self._comm = comm
         self._cell = cell
-        self._mailbox = Mailbox()
+        self._mailbox = Mailbox(wake=self._wake)
         self._interrupt_key = interrupts.add_waiter(self._mailbox.interrupt)
         self._closed = False
         self._saved: dict[str, Any] = {}
         self._override("handle_msg", self._wrap(comm.handle_msg))
+        self._release_busy = cell.hold_busy()
 
     @property
     def comm_id(self) -> str:
@@ -59,6 +61,10 @@ class Inbox:
             raise ValueError(f"timeout must be >= 0 or None, got {timeout!r}")
         return self._wait(timeout)
 
+    def wake(self) -> None:
+        """Make a waiting :meth:`get` return ``None`` now (something else changed to redraw)."""
+        self._mailbox.put(None)
+
     def close(self) -> None:
         """Stop routing and restore the comm exactly as it was; idempotent."""
         if self._closed:
@@ -72,6 +78,7 @@ class Inbox:
                 attributes.pop(name, None)
             else:
                 attributes[name] = previous
+        self._release_busy()
         self._cell.restore()
         with _open_lock:
             _open_comms.discard(self._comm.comm_id)
@@ -81,6 +88,9 @@ class Inbox:
 
     def __exit__(self, *exc_info: object) -> None:
         self.close()
+
+    def _wake(self) -> None:
+        """Wake a waiter that sleeps outside the mailbox; tiers that need it override this."""
 
     def _wait(self, timeout: float | None) -> Any | None:
         _, item = self._mailbox.take(timeout)

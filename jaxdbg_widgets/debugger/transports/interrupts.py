@@ -4,19 +4,25 @@ SIGINT only raises ``KeyboardInterrupt`` on the main thread, and only once it ru
 again; while a worker thread waits at a breakpoint the main thread waits inside XLA. A wakeup
 fd (set from the main thread, usually by ``%load_ext jaxdbg``) lets a watcher thread see the
 signal at once and tell the waiting worker, which then raises ``KeyboardInterrupt`` itself.
+The wakeup fd and the asynchronous exceptions are the kernel adapter's
+(:mod:`jaxdbg_widgets._kernel.signals`, :mod:`jaxdbg_widgets._kernel.threads`).
 """
 
 from __future__ import annotations
 
 import contextlib
-import ctypes
+import contextvars
 import itertools
 import os
 import signal
 import socket
 import threading
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import Any, TypeVar
+
+from jaxdbg_widgets._kernel import signals, threads
+
+T = TypeVar("T")
 
 _lock = threading.Lock()
 _waiters: dict[int, Callable[[], None]] = {}
@@ -31,7 +37,7 @@ class _Watcher:
         self._reader, self._writer = socket.socketpair()
         self._reader.setblocking(True)
         self._writer.setblocking(False)
-        self._previous = signal.set_wakeup_fd(self._writer.fileno(), warn_on_full_buffer=False)
+        self._previous = signals.replace_wakeup_fd(self._writer.fileno())
         self._thread = threading.Thread(target=self._watch, name="jaxdbg-interrupts", daemon=True)
         self._thread.start()
 
@@ -44,7 +50,7 @@ class _Watcher:
                 _notify_waiters()
 
     def stop(self) -> None:
-        signal.set_wakeup_fd(self._previous)
+        signals.restore_wakeup_fd(self._previous)
         self._writer.close()
         self._thread.join(timeout=5)
         self._reader.close()
@@ -110,12 +116,6 @@ def notify_on_interrupt(callback: Callable[[], None]) -> Iterator[None]:
         remove_waiter(key)
 
 
-def _set_async_exc(thread_id: int, exc: type[BaseException] | None) -> None:
-    ctypes.pythonapi.PyThreadState_SetAsyncExc(
-        ctypes.c_ulong(thread_id), ctypes.py_object(exc) if exc else None
-    )
-
-
 @contextlib.contextmanager
 def raising_on_interrupt() -> Iterator[None]:
     """Raise ``KeyboardInterrupt`` in this worker thread if SIGINT arrives inside the block.
@@ -128,7 +128,7 @@ def raising_on_interrupt() -> Iterator[None]:
     def interrupt() -> None:
         with _lock:
             if state["armed"]:
-                _set_async_exc(thread_id, KeyboardInterrupt)
+                threads.raise_in(thread_id, KeyboardInterrupt)
 
     with notify_on_interrupt(interrupt):
         try:
@@ -136,4 +136,78 @@ def raising_on_interrupt() -> Iterator[None]:
         finally:
             with _lock:
                 state["armed"] = False
-                _set_async_exc(thread_id, None)
+                threads.clear_in(thread_id)
+
+
+def call_interruptibly(function: Callable[[], T]) -> T:
+    """``function()``, which a kernel interrupt stops at once even on a worker thread.
+
+    On the main thread SIGINT interrupts it by itself. On a worker thread (while interrupts are
+    watched) it runs on a helper thread of its own, in this thread's context, while this thread
+    waits: an interrupt raises ``KeyboardInterrupt`` here at once, and in the helper when it
+    next runs Python. A helper stuck in C (``time.sleep``) is left to finish on its own; it
+    holds nothing this thread needs.
+    """
+    if threading.current_thread() is threading.main_thread() or not is_watching():
+        return function()
+    if not threads.available():
+        return function()
+    call = _Call(function)
+    with notify_on_interrupt(call.interrupt):  # before the helper starts: no interrupt is lost
+        call.start()
+        return call.result()
+
+
+class _Call:
+    """One call on a helper thread, and the wait for it that an interrupt ends."""
+
+    def __init__(self, function: Callable[[], Any]) -> None:
+        self._function = function
+        self._done = threading.Condition(threading.Lock())
+        self._finished = False
+        self._interrupted = False
+        self._outcome: tuple[bool, Any] = (False, None)
+        context = contextvars.copy_context()
+        self._thread = threading.Thread(
+            target=context.run, args=(self._run,), name="jaxdbg-evaluate", daemon=True
+        )
+
+    def start(self) -> None:
+        """Start the helper, unless an interrupt already ended the call."""
+        with self._done:
+            if not self._interrupted:
+                self._thread.start()
+
+    def _run(self) -> None:
+        try:
+            try:
+                outcome: tuple[bool, Any] = (True, self._function())
+            except BaseException as error:
+                outcome = (False, error)
+            with self._done:
+                self._outcome, self._finished = outcome, True
+                self._done.notify_all()
+                threads.clear_in(threading.get_ident())
+        except BaseException:  # an interrupt that arrived as the call ended: it is over anyway
+            pass
+
+    def interrupt(self) -> None:
+        """Stop waiting with ``KeyboardInterrupt``; the helper raises it when it runs Python."""
+        with self._done:
+            if self._finished:
+                return
+            self._interrupted = True
+            if self._thread.ident is not None:
+                threads.raise_in(self._thread.ident, KeyboardInterrupt)
+            self._done.notify_all()
+
+    def result(self) -> Any:
+        with self._done:
+            while not self._finished and not self._interrupted:
+                self._done.wait()
+            if not self._finished:
+                raise KeyboardInterrupt("interrupted while evaluating at a breakpoint")
+            ok, value = self._outcome
+        if ok:
+            return value
+        raise value

@@ -5,13 +5,19 @@ from __future__ import annotations
 import collections
 import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
 
 class Mailbox:
-    """Items put from any thread are taken in order; ``take`` raises on a kernel interrupt."""
+    """Items put from any thread are taken in order; ``take`` raises on a kernel interrupt.
 
-    def __init__(self) -> None:
+    ``wake`` is called after every put, interrupt and close, for a waiter that sleeps
+    somewhere other than :meth:`take` (the PUMP tier polls the shell socket).
+    """
+
+    def __init__(self, wake: Callable[[], None] = lambda: None) -> None:
+        self._wake = wake
         self._items: collections.deque[Any] = collections.deque()
         self._ready = threading.Condition(threading.Lock())
         self._interrupted = False
@@ -25,18 +31,21 @@ class Mailbox:
         with self._ready:
             self._items.append(item)
             self._ready.notify_all()
+        self._wake()
 
     def interrupt(self) -> None:
         """Wake the waiter with ``KeyboardInterrupt`` (called from the interrupt watcher)."""
         with self._ready:
             self._interrupted = True
             self._ready.notify_all()
+        self._wake()
 
     def close(self) -> None:
         """Wake a waiter with nothing; later takes return nothing at once."""
         with self._ready:
             self._closed = True
             self._ready.notify_all()
+        self._wake()
 
     def take(self, timeout: float | None) -> tuple[bool, Any]:
         """``(True, item)`` once one is there, ``(False, None)`` after ``timeout`` seconds or

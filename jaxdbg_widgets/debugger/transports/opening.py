@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from jaxdbg_widgets._kernel.shell import running_kernel
 from jaxdbg_widgets.debugger.transports import capability
 from jaxdbg_widgets.debugger.transports.capability import Tier
 from jaxdbg_widgets.debugger.transports.cell_parent import CellParent
@@ -30,7 +31,7 @@ def open_inbox(widget: Any) -> Inbox:
     before ``display`` means not even the first click can arrive before routing starts.
     SUBSHELL on ipykernel >= 7.4, PUMP on ipykernel 6; raises :class:`NoTransport` otherwise.
     """
-    kernel = capability.current_kernel()
+    kernel = running_kernel()
     if kernel is None:
         raise NoTransport("not running in an IPython kernel; no front end can click")
     tier = capability.widget_tier(kernel)

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from jaxdbg_widgets import _kernel_internals
-from jaxdbg_widgets.debugger.transports import capability, interrupts
+from jaxdbg_widgets._kernel import stdin_channel
+from jaxdbg_widgets._kernel.shell import running_kernel
+from jaxdbg_widgets.debugger.transports import interrupts
 
 
 def read_line(prompt: str) -> str | None:
@@ -14,8 +15,8 @@ def read_line(prompt: str) -> str | None:
     """
     if not isinstance(prompt, str):
         raise TypeError(f"prompt must be a str, got {type(prompt).__name__}")
-    kernel = capability.current_kernel()
-    if kernel is None or not capability.stdin_allowed(kernel):
+    kernel = running_kernel()
+    if kernel is None or not stdin_channel.allowed(kernel):
         return None
     with interrupts.raising_on_interrupt():
-        return _kernel_internals.read_stdin(kernel, prompt)
+        return stdin_channel.read(kernel, prompt)

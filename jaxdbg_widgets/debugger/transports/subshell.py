@@ -14,7 +14,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from jaxdbg_widgets import _kernel_internals
+from jaxdbg_widgets._kernel import restore, subshells
 from jaxdbg_widgets.debugger.transports import capability
 from jaxdbg_widgets.debugger.transports.capability import Tier
 from jaxdbg_widgets.debugger.transports.cell_parent import CellParent
@@ -29,8 +29,8 @@ def debugger_subshell(kernel: Any) -> str:
     """The id of this kernel's debugger subshell, created on first use and then reused."""
     with _lock:
         subshell_id = _subshells.get(id(kernel))
-        if subshell_id is None or not _kernel_internals.subshell_exists(kernel, subshell_id):
-            subshell_id = _kernel_internals.create_subshell(kernel)
+        if subshell_id is None or not subshells.subshell_exists(kernel, subshell_id):
+            subshell_id = subshells.create_subshell(kernel)
             _subshells[id(kernel)] = subshell_id
         return subshell_id
 
@@ -47,7 +47,7 @@ class _RestoreRouting:
         """Count one more waiting inbox; the first one turns the routing on."""
         with self._lock:
             self._users += 1
-            if self._users == 1 and capability.widget_restore_available(cell.kernel):
+            if self._users == 1 and capability.widget_restore_available():
                 self._undo = _start_routing(cell, subshell_id)
 
     def release(self) -> None:
@@ -62,7 +62,7 @@ class _RestoreRouting:
 def _start_routing(cell: CellParent, subshell_id: str) -> Callable[[], None] | None:
     """Turn restore routing on; ``None`` (and today's behaviour) when the kernel refuses."""
     try:
-        return _kernel_internals.route_widget_restore(cell.kernel, subshell_id, cell.restore)
+        return restore.route_widget_restore(cell.kernel, subshell_id, cell.restore)
     except Exception:
         _log.warning("jaxdbg: a reloaded page will not get the debugger back", exc_info=True)
         return None
@@ -86,13 +86,14 @@ class SubshellInbox(Inbox):
     def __init__(self, comm: Any, cell: CellParent) -> None:
         subshell_id = debugger_subshell(cell.kernel)
         super().__init__(comm, cell)
-        self._override(*_kernel_internals.subshell_router(subshell_id))
+        self._unroute = subshells.route_comm(comm, subshell_id)
         _restore_routing.acquire(cell, subshell_id)
-        self._routing = True
 
     def close(self) -> None:
         """Stop routing this comm, and the restore traffic once no other inbox waits."""
-        routing, self._routing = getattr(self, "_routing", False), False
+        unroute, self._unroute = getattr(self, "_unroute", None), None
+        if unroute is not None:
+            unroute()
         super().close()
-        if routing:
+        if unroute is not None:
             _restore_routing.release()

@@ -16,6 +16,7 @@ import jaxdbg_widgets as jdw
 from jaxdbg_widgets.core import jax_registry
 from jaxdbg_widgets.core.errors import DebuggerQuit, original_exception
 from jaxdbg_widgets.core.frames import Frame
+from jaxdbg_widgets.core.shard_place import ShardPlace
 
 # jax.set_mesh is JAX 0.7.1+; 0.7.0 has jax.sharding.use_mesh
 set_mesh = getattr(jax, "set_mesh", None) or jax.sharding.use_mesh
@@ -136,11 +137,12 @@ class _Cell:
 
 def test_namespace_values_are_not_traversed(recorder):
     cell = _Cell(big=list(range(100_000)), counted=_Counted())
+    before = _Counted.flattened
     cell.run(
         "def f(x):\n    jdw.breakpoint(backend='test-recorder')\n    return x\njax.jit(f)(1.0)\n"
     )
     jdw.effects_barrier()
-    assert _Counted.flattened == 0
+    assert _Counted.flattened == before
     ((frames, _, _),) = recorder.sessions
     module_frame = next(frame for frame in frames if frame.function == "<module>")
     assert module_frame.locals is cell.namespace
@@ -216,7 +218,7 @@ def test_breakpoint_if_is_checked_on_device_before_any_host_call():
 def test_breakpoint_if_under_vmap_selects_elements(recorder):
     _run(jax.jit(jax.vmap(_check_positive)), jnp.array([3.0, 0.0, 5.0, 1.0]))
     ((frames, _, kwargs),) = recorder.sessions
-    assert kwargs == {"batch_size": 2, "batch_indices": (0, 2)}
+    assert kwargs == {"batch_size": 2, "batch_indices": (0, 2), "batch_total": 4}
     np.testing.assert_array_equal(frames[0].locals["x"], [3.0, 5.0])
     _run(jax.jit(jax.vmap(_check_positive)), jnp.zeros(4))
     assert len(recorder.sessions) == 1
@@ -330,11 +332,16 @@ def _devices(recorder):
     return sorted(kwargs["device"] for _, _, kwargs in recorder.sessions)
 
 
-def test_shard_map_breakpoints_name_their_mesh_position(recorder):
+def _labels(mesh, positions):
+    return sorted(f"CPU {mesh.devices.flat[i].id} (i={i})" for i in positions)
+
+
+def test_shard_map_breakpoints_name_their_device_without_a_mesh_context(recorder):
+    """The mesh passed only to shard_map(mesh=...) names the devices: the one compiled for."""
     mesh, x = _sharded()
     _run(_shard_mapped(lambda block: jdw.breakpoint(backend="test-recorder"), mesh), x)
     assert len(recorder.sessions) == 8
-    assert _devices(recorder) == [f"i={i}" for i in range(8)]
+    assert _devices(recorder) == _labels(mesh, range(8))
 
 
 def test_shard_map_breakpoints_name_their_device_when_the_mesh_is_set(recorder):
@@ -345,6 +352,17 @@ def test_shard_map_breakpoints_name_their_device_when_the_mesh_is_set(recorder):
     assert _devices(recorder) == sorted(expected)
 
 
+def test_shard_map_breakpoints_pass_their_place_as_data(recorder):
+    mesh, x = _sharded()
+    with set_mesh(mesh):
+        _run(_shard_mapped(lambda block: jdw.breakpoint(backend="test-recorder"), mesh), x)
+    places = sorted((kwargs["shard"] for _, _, kwargs in recorder.sessions), key=lambda p: p.order)
+    assert places == [
+        ShardPlace((("i", i),), f"CPU {d.id}") for i, d in enumerate(mesh.devices.flat)
+    ]
+    assert all(kwargs["device"] == kwargs["shard"].label for _, _, kwargs in recorder.sessions)
+
+
 def test_breakpoint_if_under_shard_map_names_the_shards_that_hit(recorder):
     mesh, x = _sharded()
 
@@ -352,7 +370,7 @@ def test_breakpoint_if_under_shard_map_names_the_shards_that_hit(recorder):
         jdw.breakpoint_if(block[0] >= 6.0, backend="test-recorder")
 
     _run(_shard_mapped(check, mesh), x)
-    assert _devices(recorder) == ["i=6", "i=7"]
+    assert _devices(recorder) == _labels(mesh, [6, 7])
 
 
 def test_batched_breakpoint_under_shard_map_keeps_batch_and_device(recorder):
@@ -363,7 +381,7 @@ def test_batched_breakpoint_under_shard_map_keeps_batch_and_device(recorder):
         jax.vmap(lambda row: jdw.breakpoint(backend="test-recorder"))(block)
 
     _run(_shard_mapped(per_row, mesh), x)
-    assert _devices(recorder) == [f"i={i}" for i in range(8)]
+    assert _devices(recorder) == _labels(mesh, range(8))
     assert all(kwargs["batch_size"] == 2 for _, _, kwargs in recorder.sessions)
     assert sorted(float(f[0].locals["row"][0]) for f, _, _ in recorder.sessions) == list(
         range(0, 16, 2)

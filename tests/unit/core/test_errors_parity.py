@@ -12,6 +12,7 @@ from jax.sharding import PartitionSpec as P
 
 import jaxdbg_widgets as jdw
 from jaxdbg_widgets.core.errors import original_exception
+from jaxdbg_widgets.core.printing import jax_debug_print
 from tests.unit.core.parity import JAX_DEBUG, JAXDBG, needs_jax
 
 
@@ -35,6 +36,20 @@ def test_unused_positional_argument_error_matches():
     ours = _raised(lambda: JAXDBG.print("{}", 1, 2))
     assert type(ours) is type(expected)
     assert str(ours) == str(expected).replace("jax.debug.print", "jaxdbg_widgets.print")
+
+
+@pytest.mark.parametrize("kwargs", [{}, {"skip_format_check": True}], ids=["checked", "unchecked"])
+def test_a_format_that_is_not_a_string_raises_what_jax_raises(kwargs):
+    expected = _raised(lambda: JAX_DEBUG.print(123, 4, **kwargs))
+    ours = _raised(lambda: jax_debug_print(123, 4, **kwargs))
+    assert type(ours) is type(expected) is TypeError
+    assert str(ours) == str(expected)
+
+
+def test_jaxdbg_print_names_itself_when_the_format_is_not_a_string():
+    error = _raised(lambda: JAXDBG.print(123, 4))
+    assert type(error) is TypeError
+    assert str(error) == "`jaxdbg_widgets.print` needs a format string, but got int"
 
 
 @pytest.mark.parametrize("name", ["print", "callback"])

@@ -22,7 +22,12 @@ EXPECTED = {
     "runtime-tokens",
     "debugger-registry",
     "cli-debugger",
+    "debugger-frames",
     "callback-loggers",
+    "backends-started",
+    "transpose-tracebacks",
+    "scan-layout",
+    "nan-recheck",
 }
 
 
@@ -105,3 +110,31 @@ def test_a_missing_debugger_registry_leaves_jax_s_registry_alone():
         """,
     )
     assert out.splitlines() == ["False []", "True"]
+
+
+def test_a_changed_debugger_frame_gives_foreign_backends_jaxdbg_frames_without_globals():
+    """Only ``debugger-frames`` turns off; a backend not ours still gets the user's frames."""
+    out = _run(
+        "import jax._src.debugger.core as core\ndel core.DebuggerFrame.from_frameinfo",
+        """
+        import json
+        from jaxdbg_widgets import _capabilities as caps
+        from jaxdbg_widgets.core import jax_registry
+        from jaxdbg_widgets.core.breakpoints import jax_breakpoint
+        print(json.dumps([c.name for c in caps.degraded() if c.library == "jax"]))
+        seen = []
+        undo = jax_registry.register("theirs", lambda frames, tid, **kw: seen.append(frames), -100)
+        def f(x):
+            jax_breakpoint(backend="theirs")
+            return x
+        jax.jit(f)(1.0).block_until_ready()
+        jdw.effects_barrier()
+        undo()
+        ((frame, *_),) = seen
+        print(type(frame).__name__, float(frame.locals["x"]), frame.globals)
+        """,
+    )
+    lines = out.splitlines()
+    already_off = {c.name for c in caps.degraded() if c.library == "jax"}
+    assert set(json.loads(lines[0])) == already_off | {"debugger-frames"}
+    assert lines[1:] == ["Frame 1.0 {}"]

@@ -8,6 +8,7 @@ per ``vmap`` element and ``SystemExit`` unchanged.
 from __future__ import annotations
 
 import io
+from functools import partial
 
 import jax
 import numpy as np
@@ -38,6 +39,59 @@ def foreign():
     undo = jax_registry.register(FOREIGN, backend, -100)
     yield backend
     undo()
+
+
+def _hit(breakpoint, x, **kwargs):
+    y = x * 2
+    breakpoint(**kwargs)
+    return y
+
+
+def _jax_and_ours(**kwargs):
+    """Run one program under JAX's own breakpoint, then under ours, from the same lines."""
+    assert jax.debug.breakpoint is not jax_breakpoint, "JAX's own breakpoint is needed"
+    for breakpoint in (jax.debug.breakpoint, jax_breakpoint):
+        jax.jit(partial(_hit, breakpoint, **kwargs))(jnp.float32(3.0)).block_until_ready()
+        jdw.effects_barrier()
+
+
+def test_foreign_backends_get_exactly_the_frames_jax_captures(foreign):
+    _jax_and_ours(backend=FOREIGN)
+    (theirs, _, _), (ours, _, _) = foreign.calls
+    assert len(theirs) > 5, "pytest's own frames are on the stack, and JAX keeps them"
+    assert [type(frame) for frame in ours] == [type(frame) for frame in theirs]
+    for mine, jax_frame in zip(ours, theirs, strict=True):
+        assert (mine.filename, mine.lineno, mine.offset) == (
+            jax_frame.filename,
+            jax_frame.lineno,
+            jax_frame.offset,
+        )
+        assert (mine.code_context, mine.source) == (jax_frame.code_context, jax_frame.source)
+        assert mine.globals == jax_frame.globals == {}
+        assert mine.locals.keys() == jax_frame.locals.keys()
+    np.testing.assert_array_equal(ours[0].locals["y"], theirs[0].locals["y"])
+
+
+def test_foreign_backends_get_jaxs_frames_with_its_options(foreign):
+    _jax_and_ours(backend=FOREIGN, filter_frames=False, num_frames=4)
+    (theirs, _, _), (ours, _, _) = foreign.calls
+    assert [(f.filename, f.lineno) for f in ours] == [(f.filename, f.lineno) for f in theirs]
+    assert len(ours) == 4
+
+
+def test_cli_where_reads_as_with_jax():
+    assert jax.debug.breakpoint is not jax_breakpoint, "JAX's own breakpoint is needed"
+    shown = []
+    for breakpoint in (jax.debug.breakpoint, jax_breakpoint):
+        shown.append(io.StringIO())
+        program = partial(
+            _hit, breakpoint, backend="cli", stdin=io.StringIO("w\nc\n"), stdout=shown[-1]
+        )
+        jax.jit(program)(jnp.float32(3.0)).block_until_ready()
+        jdw.effects_barrier()
+    theirs, ours = (stream.getvalue() for stream in shown)
+    assert theirs.count("  File ") > 5
+    assert ours == theirs
 
 
 def test_pmap_hits_pass_only_the_callers_keywords(foreign):
@@ -102,7 +156,7 @@ def test_frames_carry_no_globals(foreign):
     jdw.effects_barrier()
     ((frames, thread_id, _),) = foreign.calls
     assert thread_id is None
-    assert frames[0].function == "program"
+    assert frames[0].code_context == ["        jax_breakpoint(backend=FOREIGN)\n"]
     assert all(frame.globals == {} for frame in frames)
 
 

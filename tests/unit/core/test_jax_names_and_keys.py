@@ -13,7 +13,7 @@ from jax import numpy as jnp
 import jaxdbg_widgets as jdw
 from jaxdbg_widgets.core import formatting, sinks
 from jaxdbg_widgets.core.callbacks import jax_debug_callback
-from jaxdbg_widgets.core.primitive import bind
+from jaxdbg_widgets.core.primitive import HostCall, bind
 from jaxdbg_widgets.core.printing import jax_debug_print
 from tests.unit.core.parity import TWO_CALL_FORM, needs_jax
 
@@ -122,9 +122,10 @@ def test_placeholders_found_after_escaped_braces():
 def test_fast_print_path_honours_the_predicate(pred):
     seen = []
 
-    def host(values, batch):
+    def record(values, batch):
         seen.append([np.asarray(v).tolist() for v in values])
 
+    host = HostCall(record, "print", "record")
     bind([jnp.float32(3.0)], host, pred=jnp.bool_(pred), numpy_operands=True)
     jax.jit(lambda p, v: bind([v], host, pred=p, numpy_operands=True))(pred, 4.0)
     jax.effects_barrier()
@@ -134,8 +135,10 @@ def test_fast_print_path_honours_the_predicate(pred):
 def test_fast_print_path_selects_batched_elements():
     seen = []
 
-    def host(values, batch):
+    def record(values, batch):
         seen.append((np.asarray(values[0]).tolist(), batch.indices))
+
+    host = HostCall(record, "print", "record")
 
     def f(p, v):
         bind([v], host, pred=p, numpy_operands=True, vmap_method="expand_dims")

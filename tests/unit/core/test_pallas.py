@@ -36,7 +36,7 @@ def _doubling(stage, *, interpret: bool):
 @pytest.mark.parametrize("stage", STAGE.values(), ids=STAGE.keys())
 def test_a_kernel_for_an_accelerator_stages_jax_own_primitive(stage):
     jaxpr = str(jax.make_jaxpr(_doubling(stage, interpret=False))(jnp.ones(4)))
-    assert "jaxdbg_host_call" not in jaxpr
+    assert "jaxdbg_" not in jaxpr
     assert "debug_print" in jaxpr or "debug_callback" in jaxpr
 
 
@@ -49,7 +49,7 @@ def test_prints_in_interpret_mode(capfd, stage):
 
 
 def test_our_primitive_is_used_outside_kernels():
-    assert "jaxdbg_host_call" in str(jax.make_jaxpr(lambda v: jdw.print("{}", v))(1.0))
+    assert "jaxdbg_print[" in str(jax.make_jaxpr(lambda v: jdw.print("{}", v))(1.0))
 
 
 def test_breakpoint_in_an_interpreted_kernel_sees_its_locals():

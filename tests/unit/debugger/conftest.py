@@ -10,6 +10,8 @@ from typing import Any
 import pytest
 from IPython.core.interactiveshell import InteractiveShell
 
+from jaxdbg_widgets._kernel import checks
+
 STDLIB_FILE = os.path.join(sysconfig.get_paths()["stdlib"], "asyncio", "events.py")
 
 SOURCE = [
@@ -66,9 +68,11 @@ def frames() -> list[JaxLikeFrame]:
 
 @pytest.fixture
 def shell():
-    """An in-process IPython shell that records what it would show instead of printing it."""
+    """An in-process IPython shell that records what it would show instead of printing it;
+    its capabilities are checked, as loading the extension checks them."""
     ip = InteractiveShell()
     shown = []
     ip._showtraceback = lambda etype, value, stb: shown.append((etype, value, stb))
     ip.shown = shown
+    checks.check_capabilities(ip)
     return ip

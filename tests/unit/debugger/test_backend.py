@@ -16,7 +16,7 @@ import pytest
 import jaxdbg_widgets as jdw
 from jaxdbg_widgets.core import breakpoints, jax_registry
 from jaxdbg_widgets.core.errors import DebuggerQuit, original_exception
-from jaxdbg_widgets.debugger import backend, headless, scripts, stops
+from jaxdbg_widgets.debugger import backend, ended, headless, post_mortem, scripts, stops
 from jaxdbg_widgets.debugger.session import Resume
 from jaxdbg_widgets.debugger.transports.capability import Tier
 
@@ -41,6 +41,9 @@ class FakeInbox:
             return self.messages.get(timeout=timeout)
         except queue.Empty:
             return None
+
+    def wake(self) -> None:
+        self.messages.put(None)
 
     def close(self) -> None:
         self.closed = True
@@ -137,7 +140,7 @@ def test_widget_tier_clicks_evaluate_and_continue(use_front_end):
     frozen = fe.updated[0]._repr_mimebundle_()
     assert set(frozen) == {"text/plain", "text/html"}
     assert "p y.shape" in frozen["text/html"] and "continued" in frozen["text/html"]
-    assert widget.comm is None
+    assert widget.comm is not None and widget in ended.kept()  # frozen, for a reloaded page
 
 
 def test_quit_raises_debugger_quit_through_jax(use_front_end):
@@ -161,7 +164,17 @@ def test_continue_all_skips_the_rest_of_the_run(use_front_end):
     fe.send({"type": "command", "line": "c"})
     _run()
     assert len(fe.displayed) == 2
-    assert fe.displayed[1].view["header"]["hit"] == 1
+    assert fe.displayed[1].view["header"]["stop"] == "breakpoint #1"
+
+
+def test_a_post_mortem_names_itself_in_the_header(use_front_end):
+    fe = use_front_end(FakeFrontEnd(Tier.SUBSHELL, messages=[{"type": "command", "line": "c"}]))
+    serve = backend.make_backend(fe)
+    try:
+        _ = 1 / 0
+    except ZeroDivisionError as error:
+        assert post_mortem.debug(error, error.__traceback__, serve, lambda: True)
+    assert fe.displayed[0].view["header"]["stop"] == "post-mortem"
 
 
 def test_nothing_keeps_the_frames_alive_after_continue(use_front_end):
@@ -234,6 +247,25 @@ def test_headless_script_policy_uses_the_environment(use_front_end, capsys, monk
     assert "(jdb) p y.shape\n(4,)\n(jdb) c\nContinuing." in out
 
 
+def test_breakpoint_if_under_vmap_names_and_selects_the_real_elements(use_front_end, capsys):
+    """Elements 2, 3 and 4 of 5 stop: the banner and b N speak of those, not of 0..2 of 3."""
+    use_front_end(FakeFrontEnd(Tier.SUBSHELL))
+
+    def program(v):
+        jdw.breakpoint_if(v[0] >= 4, backend=TEST_BACKEND)
+        return v * 2
+
+    with scripts.script(["b", "b 3", "p float(v[0])", "b 0", "c"]):
+        jax.jit(jax.vmap(program))(jnp.arange(10.0).reshape(5, 2)).block_until_ready()
+        jax.effects_barrier()
+    out = capsys.readouterr().out
+    assert ", batch index 2 of 5 (stopped at elements 2, 3, 4)\n" in out
+    assert "(jdb) b\nbatch index 2 of 5 (stopped at elements 2, 3, 4)\n" in out
+    assert "(jdb) b 3\nbatch index 3 of 5 (stopped at elements 2, 3, 4)\n" in out
+    assert "(jdb) p float(v[0])\n6.0\n" in out
+    assert "(jdb) b 0\n*** ValueError: element 0 did not stop here" in out
+
+
 def test_script_answers_across_breakpoints_and_prints_transcripts(use_front_end, capsys):
     fe = use_front_end(FakeFrontEnd(Tier.SUBSHELL))
     with scripts.script(["p y.shape", "c", "u", "p x.dtype", "c"]):
@@ -272,7 +304,9 @@ def test_worker_thread_breakpoints_on_8_devices_are_served_one_by_one(use_front_
     assert len(fe.displayed) == 8
     shown = sorted(w.view["transcript"][0]["output"] for w in fe.displayed)
     assert shown == sorted(str([2.0 * i, 2.0 * i + 1]) for i in range(8))
-    assert [w.view["header"]["hit"] for w in fe.displayed] == list(range(1, 9))
+    assert [w.view["header"]["stop"] for w in fe.displayed] == [
+        f"breakpoint #{n}" for n in range(1, 9)
+    ]
     assert all(w.view["status"] == Resume.CONTINUE.value for w in fe.displayed)
 
 
@@ -303,16 +337,17 @@ def test_shard_map_breakpoints_gather_in_one_widget_naming_each_device(use_front
 
 
 def test_scripted_shard_map_breakpoints_name_the_shard_in_the_banner(use_front_end, capsys):
-    _, program, x = _shard_map_breakpoint_program()
+    mesh, program, x = _shard_map_breakpoint_program()
     use_front_end(FakeFrontEnd(Tier.SUBSHELL))
     with scripts.script(["dev", "dev 3", "c"]):
         program(x)
         jax.effects_barrier()
     out = capsys.readouterr().out
     banners = [line for line in out.splitlines() if "Breakpoint" in line]
-    assert len(banners) == 1 and banners[0].endswith(", 8 shards, i=0 selected")
+    first = f"CPU {mesh.devices.flat[0].id} (i=0)"
+    assert len(banners) == 1 and banners[0].endswith(f", 8 shards, {first} selected")
     assert "8 of 8 shards gathered, 8 waiting" in out
-    assert "(jdb) dev 3\ni=3, shard 3 (waiting)" in out
+    assert f"(jdb) dev 3\nCPU {mesh.devices.flat[3].id}, i=3, shard 3 (waiting)" in out
 
 
 def test_interrupt_while_waiting_ends_with_keyboard_interrupt(use_front_end):
@@ -569,7 +604,11 @@ def test_pmap_breakpoints_name_their_index_not_jax_internal_axis():
         jax.effects_barrier()
     finally:
         undo()
-    assert sorted(kw["device"] for kw in seen) == [f"pmap index {i}" for i in range(8)]
+    labels = sorted(kw["device"] for kw in seen)
+    assert sorted(label.split(" (", 1)[1] for label in labels) == [
+        f"pmap index {i})" for i in range(8)
+    ]
+    assert all(label.startswith("CPU ") for label in labels), "each names its device"
 
 
 def test_eight_threads_each_answer_their_breakpoints_with_their_own_script(use_front_end, capsys):

@@ -16,6 +16,7 @@ import pytest
 
 import jaxdbg_widgets as jdw
 from jaxdbg_widgets.core import jax_registry
+from jaxdbg_widgets.debugger import workers
 from jaxdbg_widgets.debugger.frame_view import view_frame
 from jaxdbg_widgets.debugger.session import Resume, Session
 from jaxdbg_widgets.debugger.values import RESULT_LIMIT
@@ -248,6 +249,31 @@ def test_batch_selection_narrows_batched_locals_only():
         Session([frame]).select_batch(0)
 
 
+def test_evaluate_at_another_frame_and_element_leaves_the_selection():
+    inner = CoreLikeFrame("/work/m.py", 2, "f", {"v": np.arange(3) * 10}, batched=("v",))
+    outer = CoreLikeFrame("/work/m.py", 9, "g", {"v": "outer"})
+    session = Session([inner, outer], batch_size=3)
+    assert session.evaluate("v") == 0
+    assert session.evaluate("v", element=2) == 20
+    assert session.evaluate("v", depth=1) == "outer"
+    assert session.evaluate("v", depth=5) == "outer"  # clamped to the frames there are
+    assert (session.selected, session.batch_index) == (0, 0)
+    with pytest.raises(LookupError, match="no frames"):
+        Session([]).evaluate("1")
+
+
+def test_b_selects_by_the_real_element_where_a_predicate_held_at_some():
+    frame = CoreLikeFrame("/work/m.py", 1, "f", {"x": np.array([20, 30, 40])}, batched=("x",))
+    session = Session([frame], batch_size=3, batch_indices=[2, 3, 4], batch_total=5)
+    assert session.run("b").output == "batch index 2 of 5 (stopped at elements 2, 3, 4)"
+    assert session.run("b 4").output == "batch index 4 of 5 (stopped at elements 2, 3, 4)"
+    assert session.run("p int(x)").output == "40"
+    assert session.run("b 1").output.startswith("*** ValueError: element 1 did not stop here")
+    assert session.run("b 5").output.startswith("*** ValueError: batch index must be")
+    assert session.batch_element == 4
+    assert session.evaluate("int(x)", element=3) == 30
+
+
 def test_batch_command_shows_and_selects_the_element():
     frame = CoreLikeFrame(
         "/work/m.py", 1, "f", {"x": np.arange(3)}, source=["f()"], offset=0, batched=("x",)
@@ -277,9 +303,22 @@ def test_close_releases_every_value(frames):
     assert session.frame_locals() == {}
 
 
-def test_thread_label_names_thread_and_device(frames):
+@pytest.fixture
+def fresh_worker_numbers(monkeypatch):
+    """Number worker threads from 1 in this test, and restore the process's numbering after."""
+    monkeypatch.setattr(workers, "_numbers", {})
+
+
+def test_thread_label_names_thread_and_device(frames, fresh_worker_numbers):
     assert Session(frames).thread_label == "main thread"
-    assert Session(frames, thread_id=12, device="cpu:3").thread_label == "thread 12, cpu:3"
+    assert Session(frames, thread_id=12, device="cpu:3").thread_label == "worker 1, cpu:3"
+
+
+def test_worker_threads_get_short_stable_numbers_not_raw_ids(frames, fresh_worker_numbers):
+    ids = [140127116449472, 140127108056768, 140127116449472]
+    labels = [Session(frames, thread_id=i).thread_label for i in ids]
+    assert labels == ["worker 1", "worker 2", "worker 1"]
+    assert not any(str(i) in label for i in ids for label in labels)
 
 
 def test_core_frames_keep_their_function_and_internal_flag():

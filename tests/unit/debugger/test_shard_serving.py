@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import time
 
 import jax
 import numpy as np
@@ -13,9 +14,12 @@ from jax.sharding import PartitionSpec as P
 
 import jaxdbg_widgets as jdw
 from jaxdbg_widgets.core import jax_registry
+from jaxdbg_widgets.core.shard_place import ShardPlace
 from jaxdbg_widgets.debugger import shard_serving
 from jaxdbg_widgets.debugger.session import Resume, Session
 from jaxdbg_widgets.debugger.shard_session import ShardSession
+
+from .conftest import jax_frames
 
 
 class Scripted:
@@ -38,7 +42,9 @@ class Scripted:
         return shards.resume
 
     def __call__(self, frames, thread_id, **kwargs):
-        session = Session(frames, thread_id=thread_id, device=kwargs.get("device"))
+        session = Session(
+            frames, thread_id=thread_id, device=kwargs.get("device"), shard=kwargs.get("shard")
+        )
         resume = shard_serving.serve_hit(session, "run", kwargs["axis_sizes"], self.serve)
         with self._lock:
             self.answers[kwargs["device"]] = resume
@@ -59,8 +65,12 @@ def scripted():
         undo()
 
 
+MESH = jax.make_mesh((8,), ("i",))
+LABELS = [f"CPU {d.id} (i={i})" for i, d in enumerate(MESH.devices.flat)]
+
+
 def _program():
-    mesh = jax.make_mesh((8,), ("i",))
+    mesh = MESH
     x = jax.device_put(jnp.arange(16.0), NamedSharding(mesh, P("i")))
 
     def body(block):
@@ -79,12 +89,15 @@ def test_eight_shards_are_served_as_one_session_and_the_collective_completes(scr
     assert len(backend.served) == 1
     assert backend.outputs[0].startswith("8 of 8 shards gathered, 8 waiting")
     compared = backend.outputs[1].splitlines()
-    assert compared[0] == "bool(y[0] == 20) in 8 shards:"
-    assert compared[6] == "!   5  i=5  True"
-    assert compared[-1] == "1 of 8 shards differ from the most common value (marked !)"
+    assert compared == [
+        "bool(y[0] == 20) in 8 shards:",
+        "  shards 0–4, 6–7: False",
+        "! shard 5: True",
+        "shard 5 differs: True, 7 others False",
+    ]
     assert backend.outputs[3] == "14.0"
-    assert backend.outputs[4] == "Continuing i=3; 7 still waiting."
-    assert sorted(backend.answers) == [f"i={i}" for i in range(8)]
+    assert backend.outputs[4] == f"Continuing {LABELS[3]}; 7 still waiting."
+    assert sorted(backend.answers) == sorted(LABELS)
     assert set(backend.answers.values()) == {Resume.CONTINUE}
     np.testing.assert_allclose(result, (np.arange(16.0) * 2).reshape(8, 2).sum(0))
 
@@ -104,3 +117,83 @@ def test_a_second_run_opens_a_new_session(scripted):
     np.asarray(f(x))
     np.asarray(f(x))
     assert len(backend.served) == 2
+
+
+def _device_hit(index: int) -> Session:
+    return Session(jax_frames(y=float(index)), thread_id=index, shard=ShardPlace((("x", index),)))
+
+
+def _serve_in_threads(count: int, serve, *, gap: float = 0.0) -> list[Resume]:
+    """``count`` device threads, started ``gap`` seconds apart, each serving its hit."""
+    answers: list[Resume] = []
+
+    def device(index: int) -> None:
+        answers.append(shard_serving.serve_hit(_device_hit(index), "run", (count,), serve))
+
+    threads = [threading.Thread(target=device, args=(i,)) for i in range(count)]
+    for thread in threads:
+        thread.start()
+        time.sleep(gap)
+    for thread in threads:
+        thread.join(30)
+    return answers
+
+
+def test_a_waiting_shard_blocks_on_its_event_without_waking(monkeypatch):
+    calls = []
+    wait = ShardSession.wait
+
+    def counted(self, shard, timeout=None):
+        calls.append(timeout)
+        return wait(self, shard, timeout)
+
+    monkeypatch.setattr(ShardSession, "wait", counted)
+
+    def serve(shards):
+        time.sleep(0.4)
+        shards.resume = Resume.CONTINUE
+
+    assert _serve_in_threads(2, serve) == [Resume.CONTINUE] * 2
+    assert calls == [None, None], "one untimed wait per shard, no 50 ms wake-ups"
+
+
+def test_a_shard_hitting_again_waits_for_the_session_to_close_without_polling(monkeypatch):
+    waits = []
+    wait_resumed = ShardSession.wait_resumed
+
+    def counted(self, timeout=None):
+        waits.append(timeout)
+        return wait_resumed(self, timeout)
+
+    monkeypatch.setattr(ShardSession, "wait_resumed", counted)
+    served = []
+
+    def serve(shards):
+        served.append(shards)
+        if len(served) == 1:
+            shards.run("c 0")  # shard 0 runs on and hits the breakpoint again
+            again = threading.Thread(
+                target=lambda: shard_serving.serve_hit(_device_hit(0), "run", (2,), serve)
+            )
+            again.start()
+            time.sleep(0.4)
+        shards.resume = Resume.CONTINUE
+
+    _serve_in_threads(2, serve)
+    deadline = time.monotonic() + 10
+    while len(served) < 2 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert len(served) == 2 and served[0] is not served[1]
+    assert waits == [None], "the second hit waits once for the answer, then for the close"
+
+
+def test_shards_that_keep_arriving_are_all_gathered_however_long_it_takes(monkeypatch):
+    monkeypatch.setattr(shard_serving, "QUIET_SECONDS", 1.0)  # 20 times the gap: no flakes
+    count, seen = 48, []
+
+    def serve(shards):
+        seen.append(shards.arrived)
+        shards.resume = Resume.CONTINUE
+
+    _serve_in_threads(count, serve, gap=0.05)  # 2.4 s of arrivals, 50 ms apart
+    assert seen == [count]

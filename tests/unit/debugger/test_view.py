@@ -6,6 +6,7 @@ import json
 
 import numpy as np
 
+from jaxdbg_widgets.core.shard_place import ShardPlace
 from jaxdbg_widgets.debugger.session import Session
 from jaxdbg_widgets.debugger.shard_session import ShardSession
 from jaxdbg_widgets.debugger.view import VIEW_LIMIT, ShardViewBuilder, ViewBuilder, size_of
@@ -23,7 +24,7 @@ def test_view_has_header_frames_source_locals_and_transcript(frames):
     assert view["status"] == "waiting"
     assert view["header"]["function"] == "step"
     assert view["header"]["line"] == 12
-    assert view["header"]["hit"] == 2
+    assert view["header"]["stop"] == "breakpoint #2"
     assert view["header"]["thread"] == "main thread"
     assert [f["function"] for f in view["frames"]] == ["step", "run"]
     assert view["internal_count"] == 1
@@ -122,10 +123,23 @@ def test_a_session_without_frames_still_answers_and_renders():
     assert view["header"]["location"] == "<no frames>"
 
 
-def _shard_session(count: int, *, label=lambda i: f"CPU {i} (x={i})") -> ShardSession:
+def test_header_batch_is_the_real_element_of_the_whole_batch():
+    frame = CoreLikeFrame("/w/m.py", 1, "f", {"x": np.arange(3)}, batched=("x",))
+    session = Session([frame], batch_size=3, batch_indices=[2, 3, 4], batch_total=5)
+    session.select_batch(3)
+    assert ViewBuilder(session).build()["header"]["batch"] == {
+        "index": 3,
+        "size": 5,
+        "element": 3,
+    }
+
+
+def _shard_session(
+    count: int, *, place=lambda i: ShardPlace((("x", i),), f"CPU {i}")
+) -> ShardSession:
     shards = ShardSession(expected=count, axis_sizes=(count,))
     for index in range(count):
-        shards.add(Session(jax_frames(x=index, y=np.full(64, index)), device=label(index)))
+        shards.add(Session(jax_frames(x=index, y=np.full(64, index)), shard=place(index)))
     return shards
 
 
@@ -142,7 +156,8 @@ def test_shard_view_has_the_selected_shard_and_the_device_selector():
     )
     assert block["devices"][3] == {"label": "CPU 3 (x=3)", "index": 3, "state": "waiting"}
     assert view["header"]["thread"] == "main thread, CPU 3 (x=3)"
-    assert view["header"]["hit"] == 1  # the session's number, whichever shard is shown
+    # the session's number, whichever shard is shown
+    assert view["header"]["stop"] == "breakpoint #1"
     assert view["locals"][0]["repr"] == "3"
     assert view["transcript"][-1]["command"] == "dev 3"
     assert view["history"] == ["dev 3"]
@@ -157,12 +172,38 @@ def test_shard_view_shows_compare_rows_and_released_shards():
     assert [d["state"] for d in block["devices"]] == ["continue", "waiting", "waiting", "waiting"]
     compare = block["compare"]
     assert compare["expression"] == "x == 2"
-    assert [r["value"] for r in compare["rows"]] == ["False", "False", "True", "False"]
+    assert [r["value"] for r in compare["rows"]] == ["(continued)", "False", "True", "False"]
     assert compare["differing"] == 1
 
 
+def test_an_interrupted_shard_view_shows_no_shard_still_waiting():
+    shards = _shard_session(3)
+    shards.run("c 0")
+    block = ShardViewBuilder(shards).build("interrupted")["shards"]
+    assert [d["state"] for d in block["devices"]] == ["continue", "interrupted", "interrupted"]
+    typed = ShardViewBuilder(shards).build("typed prompt")["shards"]
+    assert [d["state"] for d in typed["devices"]] == ["continue", "waiting", "waiting"]
+
+
+def test_shard_view_compare_has_its_groups_and_verdict():
+    shards = _shard_session(8)
+    shards.run("compare x == 5")
+    compare = ShardViewBuilder(shards).build()["shards"]["compare"]
+    assert compare["verdict"] == "shard 5 differs: True, 7 others False"
+    assert compare["groups"] == [
+        {
+            "shards": "shards 0–4, 6–7",
+            "count": 7,
+            "value": "False",
+            "error": False,
+            "differs": False,
+        },
+        {"shards": "shard 5", "count": 1, "value": "True", "error": False, "differs": True},
+    ]
+
+
 def test_shard_view_labels_vmap_elements():
-    shards = _shard_session(2, label=lambda i: f"x=0, vmap element {i}")
+    shards = _shard_session(2, place=lambda i: ShardPlace((("x", 0),), element=i))
     assert [d.get("element") for d in ShardViewBuilder(shards).build()["shards"]["devices"]] == [
         0,
         1,

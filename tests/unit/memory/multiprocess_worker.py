@@ -12,6 +12,8 @@ import numpy as np
 from jax.sharding import Mesh, NamedSharding, PartitionSpec
 
 import jaxdbg_widgets as jdw
+from jaxdbg_widgets.memory.gathered import process_part
+from jaxdbg_widgets.memory.model import build_memory_map
 
 process_id, port = int(sys.argv[1]), sys.argv[2]
 jax.distributed.initialize(f"127.0.0.1:{port}", num_processes=2, process_id=process_id)
@@ -29,6 +31,15 @@ params = {
     "b": global_array((8,), PartitionSpec()),
 }
 memory = jdw.memory_map(params)
+own = jax.device_put(np.ones(process_id + 2, np.float32), jax.local_devices()[0])
+part = process_part(
+    build_memory_map(
+        [("params['w']", params["w"]), ("params['b']", params["b"]), ("own", own)],
+        source="pytree",
+        devices=jax.devices(),
+    ),
+    jax.process_index(),
+)
 print(
     json.dumps(
         {
@@ -36,6 +47,8 @@ print(
             "devices": [[d.id, d.process_index, d.bytes] for d in memory.devices],
             "processes": {str(p): b for p, b in memory.process_totals().items()},
             "html": memory.to_html(),
+            "part": part,
+            "own_device": own.devices().pop().id,
         }
     ),
     flush=True,

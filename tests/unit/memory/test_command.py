@@ -30,3 +30,13 @@ def test_completion_offers_the_subcommand_then_variable_names(monkeypatch):
     assert commands.complete("%jaxdbg memory ") == ["opt_state", "params"]
     assert commands.complete("%jaxdbg memory pa") == ["params"]
     assert "%jaxdbg memory [EXPR]" in commands.help_text()
+
+
+def test_live_arrays_are_named_by_the_variables_that_hold_them():
+    w, b, loose = jnp.ones((3, 5)), jnp.ones((7,)), jnp.ones((11,))
+    namespace = {"params": {"w": w, "layers": [b]}, "w_alias": w, "_hidden": loose}
+    paths = {leaf.shape: leaf.path for leaf in memory_command.evaluate("", namespace).leaves}
+    assert paths[(3, 5)] == "w_alias"  # a variable that is the array is its name
+    assert paths[(7,)] == "params['layers'][0]"
+    assert paths[(11,)].startswith("live[")  # only a hidden name holds it
+    del loose

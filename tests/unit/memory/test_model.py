@@ -83,8 +83,8 @@ def test_skipped_leaves_are_counted_not_fatal(mesh):
     memory = memory_map({"gone": gone, "n": 3, "host": np.ones(4), "none": None})
     assert memory.leaves == ()
     assert dict(memory.skipped) == {NOT_ARRAY: 2, DELETED: 1}
-    assert (
-        memory.skipped_text() == "skipped 3 leaves: not a device array (2), deleted or donated (1)"
+    assert memory.skipped_text() == (
+        "skipped 3 leaves: not a device array (2: ['host'], ['n']), deleted or donated (1: ['gone'])"
     )
     assert memory.imbalance is None
 
@@ -206,3 +206,109 @@ def test_a_sharding_that_fails_skips_only_its_leaves(mesh):
     )
     assert [leaf.path for leaf in memory.leaves] == ["['w']"]
     assert dict(memory.skipped) == {BAD_LEAF: 2}
+
+
+class _BareDevice:
+    def __init__(self, id):
+        self.id, self.platform = id, "cpu"
+
+
+class _BareRows:
+    devices = tuple(_BareDevice(i) for i in range(2))
+
+    def devices_indices_map(self, shape):
+        return {d: (slice(d.id * 4, d.id * 4 + 4),) for d in self.devices}
+
+
+def test_devices_with_only_id_and_platform_are_of_process_zero():
+    memory = memory_map({"x": _Leaf((8,), _BareRows())})
+    assert [(d.id, d.process_index, d.bytes) for d in memory.devices] == [(0, 0, 16), (1, 0, 16)]
+    assert "process 0" in memory.to_html()
+
+
+def test_an_empty_map_prints_whole_lines():
+    text = memory_map({}).to_text()
+    lines = text.splitlines()
+    assert lines[0] == "memory map · pytree · 0 leaves · 0 B on 0 devices · max 0 B"
+    assert lines[1] == "no devices: nothing in this map is held on a device"
+    assert not any(line.strip() in {"de", "vi", "ce", "id", "s"} for line in lines)
+    one = memory_map({"x": jnp.zeros(100)}).to_text().splitlines()
+    assert one[1] == "device ids" and one[2].strip() == "0: 400 B"
+
+
+@pytest.mark.parametrize("bad", ["garbage", 3, np.zeros((2, 4))])
+def test_a_mesh_that_is_not_a_mesh_is_refused(mesh, bad):
+    with pytest.raises(TypeError, match=r"mesh must be a jax\.sharding\.Mesh"):
+        memory_map({"w": _put(mesh, (8,), P())}, mesh=bad)
+
+
+def test_planned_arrays_past_64_bits_are_counted_exactly(mesh):
+    huge = jax.ShapeDtypeStruct(
+        (2**40, 2**40), jnp.float32, sharding=NamedSharding(mesh, P("data", "model"))
+    )
+    memory = memory_map({"huge": huge, "small": _put(mesh, (8,), P())})
+    assert [d.bytes for d in memory.devices] == [2**80 * 4 // 8 + 32] * 8
+    assert memory.total_bytes == 2**82 + 8 * 32
+    assert memory.summary()[1] == "4.00 YiB on 8 devices"
+    assert "512 ZiB" in memory.to_text() and "512 ZiB" in memory.to_html()
+
+
+def test_a_jitted_function_asks_for_its_lowered_program(mesh):
+    step = jax.jit(lambda w: w * 2)
+    with pytest.raises(TypeError, match=r"jitted function.*f\.lower\(\*args\)"):
+        memory_map(step)
+    with pytest.raises(TypeError, match=r"jax\.jit\(f\)\.lower\(\*args\)"):
+        memory_map(lambda w: w)
+    w = _put(mesh, (8,), P())
+    assert memory_map(step.lower(w)).source == "program"
+
+
+@pytest.mark.parametrize(
+    ("share", "error"),
+    [
+        (-1, ValueError),
+        (1.5, ValueError),
+        (float("nan"), ValueError),
+        ("x", TypeError),
+        (True, TypeError),
+    ],
+)
+def test_large_replicated_checks_its_share(mesh, share, error):
+    memory = memory_map({"b": _put(mesh, (64,), P())})
+    with pytest.raises(error, match="share must be a number from 0 to 1"):
+        memory.large_replicated(share)
+    assert [leaf.path for leaf in memory.large_replicated(1)] == ["['b']"]
+    assert [leaf.path for leaf in memory.large_replicated(0)] == ["['b']"]
+
+
+def test_tied_weights_count_once_with_a_note(mesh):
+    embed = _put(mesh, (64, 16), P("data"))
+    other = _put(mesh, (64, 16), P("data"))
+    memory = memory_map({"decoder": embed, "encoder": embed, "other": other})
+    per_device = 64 * 16 * 4 // 2
+    assert [d.bytes for d in memory.devices] == [2 * per_device] * 8
+    by_path = {leaf.path: leaf for leaf in memory.leaves}
+    assert by_path["['encoder']"].same_as == "['decoder']"
+    assert by_path["['decoder']"].same_as is None and by_path["['other']"].same_as is None
+    note = "1 leaf shares a buffer with an earlier leaf, counted once in device totals"
+    assert memory.shared_text() == note + ": ['encoder'] is ['decoder']"
+    assert note in memory.to_text() and note in memory.to_html()
+    planned = jax.ShapeDtypeStruct((8,), jnp.float32, sharding=NamedSharding(mesh, P()))
+    assert memory_map({"a": planned, "b": planned}).shared_text() is None  # plans hold no buffer
+
+
+def test_skipped_leaves_are_named_and_a_single_device_names_its_device(mesh):
+    memory = memory_map({f"n{i}": i for i in range(5)} | {"x": jnp.zeros(4)})
+    assert memory.skipped_text() == (
+        "skipped 5 leaves: not a device array (5: ['n0'], ['n1'], ['n2'], …)"
+    )
+    assert memory.leaves[0].spec == "SingleDeviceSharding(CPU 0)"
+    assert memory_map({"w": _put(mesh, (8,), P())}).leaves[0].spec == "P()"
+
+
+def test_text_keeps_long_paths_whole():
+    long = "transformer/layers_0/attention/multi_head_projection/mlp/"
+    text = memory_map({long + "up": jnp.zeros(8), long + "down": jnp.zeros(8)}).to_text()
+    rows = [line for line in text.splitlines() if line.startswith("│")]  # the leaf table
+    paths = "".join(row.split("│")[1].strip() for row in rows)
+    assert paths == f"['{long}down']['{long}up']"  # wrapped over lines, never cut

@@ -26,7 +26,8 @@ def params():
 
 
 def test_human_bytes():
-    assert [human_bytes(n) for n in (0, 1023, 1024, 1536, 10 * 1024, 3 << 20, 5 << 40)] == [
+    counts = (0, 1023, 1024, 1536, 10 * 1024, 3 << 20, 5 << 40, 1 << 60, 1 << 82)
+    assert [human_bytes(n) for n in counts] == [
         "0 B",
         "1023 B",
         "1.00 KiB",
@@ -34,6 +35,8 @@ def test_human_bytes():
         "10.0 KiB",
         "3.00 MiB",
         "5.00 TiB",
+        "1.00 EiB",
+        "4.00 YiB",
     ]
 
 
@@ -102,3 +105,39 @@ def test_outside_a_kernel_the_map_displays_as_html_and_text(params):
     bundle = memory_map(params)._repr_mimebundle_()
     assert set(bundle) == {"text/plain", "text/html"}
     assert repr(memory_map(params)).startswith("MemoryMap(pytree: 3 leaves")
+
+
+def test_a_typed_prng_key_leaf_draws_its_sharding():
+    keys = jax.random.split(jax.random.key(0), 8)
+    widget = memory_map({"k": keys}).widget()
+    widget.leaf = 0
+    assert widget.leaf_view["summary"][0] == f"shape (8,) {keys.dtype}"
+    assert "64 bytes" in widget.leaf_view["tips"][0][-1]
+    widget.leaf = -1
+    widget.set_state({"leaf": 0})  # what a click in the browser sends
+    assert widget.leaf_view["leaf"] == 0
+
+
+def test_the_colour_scale_runs_from_the_emptiest_device_to_the_fullest():
+    mesh = Mesh(np.array(jax.devices()[:2]), ("d",))
+    rows = jax.device_put(jnp.zeros((2, 1024)), NamedSharding(mesh, P("d")))
+    extra = jax.device_put(jnp.zeros((64,)), jax.devices()[0])
+    view = memory_view(memory_map({"rows": rows, "extra": extra}))  # 4352 B against 4096 B
+    fuller, emptier = (d["color"] for d in view["devices"])
+    assert fuller != emptier
+    assert view["legend"]["colors"][0] == emptier and view["legend"]["colors"][-1] == fuller
+    assert view["legend"]["ticks"] == ["4.00 KiB", "4.12 KiB", "4.25 KiB"]
+    even = memory_view(memory_map({"rows": rows}))
+    assert {d["color"] for d in even["devices"]} == {even["legend"]["colors"][-1]}
+
+
+def test_a_program_device_panel_adds_up_to_the_device_total():
+    step = jax.jit(lambda state: jax.tree.map(lambda v: v * 2, state), donate_argnums=0)
+    state = {"a": jnp.ones((256, 64)), "b": jnp.ones((64,))}
+    memory = memory_map(step.lower(state))
+    program = memory_view(memory)["program"]
+    assert program["devices"] == [0]
+    rows = {label: value for label, value, _ in program["device_rows"]}
+    assert rows["aliased: outputs reusing donated arguments, counted once"] == -(256 * 64 + 64) * 4
+    leaves = sum(n for _, n in memory.leaves_on(0))
+    assert leaves + sum(rows.values()) == memory.device(0).bytes

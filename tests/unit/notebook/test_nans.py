@@ -1,8 +1,10 @@
-"""``%jaxdbg nans``: both JAX flags switched together and restored by the feature's undo."""
+"""``%jaxdbg nans``: both JAX flags and the origin search switched together, restored by the undo."""
 
 import jax
 import pytest
 
+from jaxdbg_widgets.core import _jax_internals as internals
+from jaxdbg_widgets.nans import recheck
 from jaxdbg_widgets.notebook import nans
 
 
@@ -46,3 +48,32 @@ def test_undo_restores_what_was_there_at_install():
     nans.run(["off"])
     undo()
     assert (jax.config.jax_debug_nans, jax.config.jax_debug_infs) == (False, True)
+
+
+def test_on_puts_the_origin_search_in_place_and_off_puts_jax_rerun_back():
+    if not recheck.available():
+        pytest.skip("this JAX has no nan-recheck")
+    nans.run(["on"])
+    assert recheck.installed()
+    nans.run(["on"])
+    nans.run(["off"])
+    assert internals.nan_recheck_installed() is internals.JAX_NAN_RECHECK
+
+
+def test_unloading_restores_the_flags_and_whatever_re_run_was_there():
+    if not recheck.available():
+        pytest.skip("this JAX has no nan-recheck")
+
+    def earlier(error, fun, args, kwargs):
+        raise FloatingPointError("earlier")
+
+    undo_earlier = internals.replace_nan_recheck(earlier)
+    try:
+        undo = nans.install(None)
+        nans.run(["on"])
+        undo()
+        assert internals.nan_recheck_installed() is earlier
+        assert (jax.config.jax_debug_nans, jax.config.jax_debug_infs) == (False, False)
+    finally:
+        undo_earlier()
+    assert internals.nan_recheck_installed() is internals.JAX_NAN_RECHECK

@@ -6,7 +6,8 @@ import pytest
 
 from jaxdbg_widgets.core import sinks
 from jaxdbg_widgets.notebook import cells
-from jaxdbg_widgets.notebook.printlog import MAX_SUMMARY, MAX_TEXT, PrintLog
+from jaxdbg_widgets.notebook.printlog import MAX_SUMMARY, MAX_TEXT
+from jaxdbg_widgets.notebook.printlog_display import PrintLog
 from tests.unit.notebook.records import record
 
 
@@ -82,6 +83,25 @@ def test_newest_matches_either_site_or_text_and_counts_all_matches():
     assert ([e.text for e in rows], matched) == (["step 9"], 1)
     rows, matched = log.newest("", limit=2)
     assert ([e.text for e in rows], matched) == (["step 8", "step 9"], 10)
+
+
+def test_a_page_pairs_its_rows_with_counts_from_the_same_moment(log, monkeypatch):
+    from jaxdbg_widgets.notebook import printlog
+
+    for i in range(3):
+        log.add(record(f"i={i}"))
+    build = printlog._entry
+
+    def build_while_another_print_arrives(index, cell, fields):
+        monkeypatch.setattr(printlog, "_entry", build)
+        log.add(record("late"))
+        return build(index, cell, fields)
+
+    monkeypatch.setattr(printlog, "_entry", build_while_another_print_arrives)
+    page = log.page("", limit=5)
+    assert [e.text for e in page.entries] == ["i=0", "i=1", "i=2"]
+    assert (page.seen, page.kept, page.dropped, page.matched) == (3, 3, 0, 3)
+    assert log.page("", limit=5).seen == 4
 
 
 def test_to_text_without_times_is_stable(log, monkeypatch):

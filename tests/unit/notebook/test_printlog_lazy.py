@@ -10,7 +10,7 @@ from jax import numpy as jnp
 
 import jaxdbg_widgets as jdw
 from jaxdbg_widgets.core import formatting, sinks
-from jaxdbg_widgets.notebook.printlog import PrintLog
+from jaxdbg_widgets.notebook.printlog_display import PrintLog
 
 
 def _counting_summaries(monkeypatch) -> list[object]:

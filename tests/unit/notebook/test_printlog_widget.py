@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from jaxdbg_widgets.notebook.printlog import PrintLog
+from jaxdbg_widgets.notebook.printlog_display import PrintLog
 from jaxdbg_widgets.notebook.printlog_widget import PrintLogWidget
 from tests.unit.notebook.records import record
 
@@ -93,6 +93,7 @@ def test_rows_are_the_newest_matching_entries(log, widget):
         "site": "model.py:7 in step",
         "text": "i=9",
         "values": "x=f32[]",
+        "arrays": 0,
     }
 
 
@@ -118,3 +119,11 @@ def test_the_esm_is_self_contained(widget):
     assert not re.search(r'from\s+"\./', widget._esm)
     assert 'from "data:text/javascript;base64,' in widget._esm
     assert widget._esm.rstrip().endswith("export default { render };")
+
+
+def test_a_print_log_displays_as_its_one_widget(log):
+    widget = log.widget()
+    assert isinstance(widget, PrintLogWidget) and log.widget() is widget
+    data, _ = log._repr_mimebundle_()
+    assert data["application/vnd.jupyter.widget-view+json"]["model_id"] == widget.model_id
+    widget.close()

@@ -12,6 +12,7 @@ import numpy as np
 from jax.sharding import Mesh, NamedSharding, PartitionSpec
 
 import jaxdbg_widgets as jdw
+from jaxdbg_widgets.memory.gathered import plain_placement
 
 process_id, port = int(sys.argv[1]), sys.argv[2]
 jax.distributed.initialize(f"127.0.0.1:{port}", num_processes=2, process_id=process_id)
@@ -27,6 +28,8 @@ print(
             "cells": [[c.device_ids, c.process_indices] for c in widget.layout.cells],
             "html": widget.to_html(),
             "text": jdw.sharding_text(arr.shape, arr.sharding, use_color=False),
+            "edges": widget.view["process_edges"],
+            "placement": plain_placement(arr.sharding, arr.shape),
         }
     ),
     flush=True,

@@ -1,6 +1,7 @@
 import contextlib
 import io
 import math
+import re
 import time
 
 import jax
@@ -129,3 +130,65 @@ def test_terminal_rejects_the_colour_maps_html_rejects(mesh, color_map, error, c
         jdw.visualize_sharding((8, 8), sharding, color_map=color_map)
     assert str(from_terminal.value) == str(from_html.value)
     assert capsys.readouterr().out == ""
+
+
+def _printed(visualize, shape, sharding):
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        visualize(shape, sharding)
+    return out.getvalue()
+
+
+@pytest.mark.parametrize("force_color", [False, True])
+@pytest.mark.parametrize(
+    ("shape", "spec"),
+    [
+        ((8, 8), PartitionSpec("x", "y")),
+        ((8,), PartitionSpec(("x", "y"))),
+        ((8, 4), PartitionSpec()),
+    ],
+)
+def test_terminal_output_ends_as_jax_does(mesh, monkeypatch, force_color, shape, spec):
+    if force_color:
+        monkeypatch.setenv("FORCE_COLOR", "1")
+    else:
+        monkeypatch.delenv("FORCE_COLOR", raising=False)
+    sharding = NamedSharding(mesh, spec)
+    theirs = _printed(jax.debug.visualize_sharding, shape, sharding)
+    ours = _printed(jdw.visualize_sharding, shape, sharding)
+    if force_color:  # the colours differ on purpose (JAX repeats some); the characters do not
+        assert "\x1b[" in theirs and "\x1b[" in ours
+        theirs, ours = (re.sub(r"\x1b\[[0-9;]*m", "", text) for text in (theirs, ours))
+    assert ours == theirs
+
+
+class _BareDevice:
+    """A device as a custom ``Sharding`` or a test double may give it: ``id`` and ``platform``."""
+
+    def __init__(self, id):
+        self.id, self.platform = id, "cpu"
+
+
+class _BareBlocks:
+    """Four row blocks over four bare devices, with what JAX's own visualizer reads."""
+
+    def __init__(self):
+        self.devices = [_BareDevice(i) for i in range(4)]
+        self.device_set = set(self.devices)
+
+    def devices_indices_map(self, shape):
+        rows = shape[0] // 4
+        return {d: (slice(d.id * rows, (d.id + 1) * rows), slice(None)) for d in self.devices}
+
+
+def test_devices_with_only_id_and_platform_draw_as_in_jax(capsys):
+    sharding = _BareBlocks()
+    theirs = jax_text((8, 8), sharding)
+    assert jdw.sharding_text((8, 8), sharding, use_color=False) == theirs
+    jdw.visualize_sharding((8, 8), sharding, use_color=False)
+    assert capsys.readouterr().out == theirs
+    assert "process 0" in jdw.sharding_html((8, 8), sharding)
+    widget = jdw.ShardingWidget((8, 8), sharding)
+    assert widget.view["cells"]["label"] == ["CPU 0", "CPU 1", "CPU 2", "CPU 3"]
+    layout = jdw.sharding_layout((8, 8), sharding)
+    assert {d.process_index for d in layout.devices} == {0}

@@ -119,6 +119,7 @@ def test_legend_and_processes_for_many_devices():
     [
         ((8, 12, 6), GridSharding((2, 3, 2), replicas=2, per_process=3, platform="a<b")),
         ((9, 7), GridSharding((4, 3), per_process=5)),
+        ((8, 8), GridSharding((2, 2), replicas=64, per_process=128)),
     ],
 )
 def test_titles_are_the_tooltips_the_widget_puts_together(shape, sharding):
@@ -138,3 +139,30 @@ def test_titles_are_the_tooltips_the_widget_puts_together(shape, sharding):
     parser.feed(sharding_html(shape, sharding, dtype="float32"))
     assert parser.titles == expected
     assert len(set(map(tuple, view["tips"]))) == len(view["tips"]) > 1
+
+
+def test_process_boundaries_are_heavy_borders():
+    """A 2x4 grid of four processes in 2x2 blocks: a border right of column 1 and below row 0."""
+    from jaxdbg_widgets.sharding.options import RenderOptions
+    from jaxdbg_widgets.sharding.view import layout_and_view
+
+    sharding = GridSharding((2, 4), per_process=2, platform="cpu")
+    _, view = layout_and_view((8, 8), sharding, options=RenderOptions())
+    assert view["process_edges"] == [[0, 2], [1, 3], [2, 2], [3, 2], [5, 1]]
+    styles = re.findall(r'<td style="([^"]*)"', sharding_html((8, 8), sharding))
+    right = [i for i, style in enumerate(styles) if "border-right:3px" in style]
+    below = [i for i, style in enumerate(styles) if "border-bottom:3px" in style]
+    assert (right, below) == ([1, 5], [0, 1, 2, 3])
+    one = sharding_html((8, 8), GridSharding((2, 4), platform="cpu"))
+    assert "border-right:3px" not in one and "border-bottom:3px" not in one
+
+
+def test_replicated_shards_across_processes_are_bounded_by_their_process_set():
+    from jaxdbg_widgets.sharding.options import RenderOptions
+    from jaxdbg_widgets.sharding.view import layout_and_view
+
+    sharding = GridSharding((2, 2), replicas=2, per_process=3, platform="cpu")
+    layout, view = layout_and_view((8, 8), sharding, options=RenderOptions())
+    held = [cell.process_indices for cell in layout.cells]
+    assert held == [(0,), (0, 1), (1,), (2,)]
+    assert view["process_edges"] == [[0, 3], [1, 2], [2, 1]]

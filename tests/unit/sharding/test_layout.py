@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from jax.sharding import Mesh, NamedSharding, PartitionSpec, SingleDeviceSharding
 
-from jaxdbg_widgets.sharding.layout import sharding_layout
+from jaxdbg_widgets.sharding.layout import holders_text, sharding_layout
 from jaxdbg_widgets.sharding.stand_in import GridSharding, StandInDevice
 
 MESH_SHAPES = [(8,), (2, 4), (4, 2), (2, 2, 2), (1, 8), (8, 1), (2, 1, 4)]
@@ -174,7 +174,7 @@ def test_devices_without_attributes_are_rejected():
         def devices_indices_map(self, shape):
             return {object(): (slice(None),)}
 
-    with pytest.raises(TypeError, match="process_index"):
+    with pytest.raises(TypeError, match="devices need id and platform"):
         sharding_layout((4,), Bare())
 
 
@@ -228,3 +228,14 @@ def test_an_index_object_shared_by_devices_apart_is_one_shard():
         (((0, 2),), (0, 1, 3)),
         (((2, 4),), (2, 4)),
     ]
+
+
+def test_heavy_replication_is_summarised_in_labels():
+    assert holders_text([4, 0], ",") == "0,4"  # a few holders: listed as JAX lists them
+    assert holders_text(range(8), ",") == "0,1,2,3,4,5,6,7"
+    assert holders_text(range(256), ",") == "0–255 ×256"
+    assert holders_text([*range(8), 20], ", ") == "0–7, 20 ×9"
+    assert holders_text(range(0, 4096, 16), ", ") == "0, 16, 32, … ×256"
+    layout = sharding_layout((1024, 1024), GridSharding((4, 4), replicas=256))
+    assert [c.label for c in layout.cells[:2]] == ["TPU 0–255 ×256", "TPU 256–511 ×256"]
+    assert layout.cells[0].device_ids == tuple(range(256))  # the model keeps every holder

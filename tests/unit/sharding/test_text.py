@@ -98,3 +98,39 @@ def test_three_dimensions_draw_as_titled_facets():
 def test_multi_process_labels_name_the_process():
     text = sharding_text((8,), GridSharding((4,), per_process=2, platform="cpu"), use_color=False)
     assert "CPU 0 p0" in text and "CPU 3 p1" in text
+
+
+def test_heavy_replication_keeps_the_grid_narrow():
+    text = sharding_text((1024, 1024), GridSharding((4, 4), replicas=256), use_color=False)
+    assert "TPU 0–255 ×256" in text and "TPU 3840–4095 ×256" in text
+    assert max(len(line) for line in text.splitlines()) < 100
+
+
+def test_process_boundaries_are_heavy_lines():
+    """Two processes side by side (a heavy wall), and four in a column (heavy rules)."""
+    across = sharding_text((8,), GridSharding((4,), per_process=2, platform="cpu"), use_color=False)
+    assert across.splitlines() == [
+        "┌────────┬────────┰────────┬────────┐",
+        "│CPU 0 p0│CPU 1 p0┃CPU 2 p1│CPU 3 p1│",
+        "└────────┴────────┸────────┴────────┘",
+    ]
+    down = sharding_text(
+        (8, 8), GridSharding((4, 2), per_process=2, platform="cpu"), use_color=False
+    )
+    rules = [line for line in down.splitlines() if line[0] in "├┝"]
+    assert rules == ["┝━━━━━━━━━━┿━━━━━━━━━━┥"] * 3
+
+
+def test_process_blocks_meet_at_a_heavy_cross():
+    text = sharding_text(
+        (8, 8), GridSharding((2, 4), per_process=2, platform="cpu"), use_color=False
+    )
+    lines = text.splitlines()
+    assert lines[0] == "┌────────┬────────┰────────┬────────┐"
+    assert "┝━━━━━━━━┿━━━━━━━━╋━━━━━━━━┿━━━━━━━━┥" in lines
+    assert all(line[18] == "┃" for line in lines[1:-1] if line[0] == "│")
+
+
+def test_one_process_keeps_the_plain_box():
+    text = sharding_text((8, 8), GridSharding((2, 2), platform="cpu"), use_color=False)
+    assert not set(text) & set("┃━╋┿╂┝┥┰┸")

@@ -8,7 +8,7 @@ import pytest
 import traitlets
 from jax.sharding import Mesh, NamedSharding, PartitionSpec
 
-from jaxdbg_widgets import ShardingWidget, sharding_html
+from jaxdbg_widgets import ShardingWidget, sharding_html, sharding_text
 from jaxdbg_widgets._assets import asset, inlined_module
 from jaxdbg_widgets.sharding.view import tooltip_text
 
@@ -64,8 +64,32 @@ def test_esm_inlines_helper_modules_as_data_urls():
     urls = re.findall(r'from "data:text/javascript;base64,([^"]+)"', source)
     decoded = {base64.b64decode(u).decode() for u in urls}
     assert decoded == {
-        asset("sharding_contrast.js").read_text(),
+        inlined_module("sharding_canvas.js"),
+        inlined_module("sharding_cells.js"),
         asset("sharding_grid.js").read_text(),
         asset("dom.js").read_text(),
     }
     assert "export default { render }" in source
+
+
+@pytest.mark.parametrize("options", [{}, {"scale": 0.5, "min_width": 4}, {"use_color": False}])
+def test_text_plain_is_the_text_diagram(array, options):
+    widget = ShardingWidget.from_array(array, **options)
+    data, _ = widget._repr_mimebundle_()
+    expected = sharding_text(
+        array.shape, array.sharding, dtype=array.dtype, **{**options, "use_color": False}
+    )
+    assert data["text/plain"] == expected
+    assert "CPU 7" in data["text/plain"] and "\x1b[" not in data["text/plain"]
+
+
+def test_facets_are_sized_by_their_content():
+    mesh = Mesh(np.array(jax.devices()).reshape(2, 4), ("x", "y"))
+    one_shard_each = ShardingWidget((2, 4, 64, 64), NamedSharding(mesh, PartitionSpec("x", "y")))
+    facets = one_shard_each.view["facets"]
+    assert len(facets) == 8
+    assert all(f["row_heights"] == [4] and f["col_widths"] == [10] for f in facets)
+    four_rows = ShardingWidget((2, 8, 8), NamedSharding(mesh, PartitionSpec("x", "y", None)))
+    assert four_rows.view["facets"][0]["row_heights"] == [2, 2, 2, 2]  # 10 lines, as before
+    flat = ShardingWidget((64, 64), NamedSharding(mesh, PartitionSpec()))
+    assert flat.view["facets"][0]["row_heights"] == [10]  # up to rank 2: JAX's size

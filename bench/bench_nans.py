@@ -1,0 +1,187 @@
+"""``find_nonfinite`` against JAX's ``jax_debug_nans``, side by side in one run.
+
+The program is a jitted chain of elementwise layers on a 1M-element float32 array with a
+``log`` of a negative value a few layers from the end. The peer is the failing call with
+``jax_debug_nans`` on: the compiled run, then JAX's de-optimized re-run that dispatches every
+operation and checks it. Ours is ``find_nonfinite`` on the same function and argument: one
+trace, compiled stretches of equations checked on the host, then the failing stretch equation
+by equation. ``python -m bench nans`` runs 1,000, 5,000 and 20,000 equations;
+``python -m bench.bench_nans 5000`` runs one size.
+
+The overhead rows time one jitted training step (a two-layer MLP's SGD update, no NaN) per
+call with ``%jaxdbg nans on`` (both of JAX's checks, the search waiting behind them) against
+JAX's ``jax_debug_nans`` alone and against both of JAX's flags, in alternating rounds.
+``python -m bench.bench_nans overhead`` runs only those.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import sys
+import time
+
+import jax
+import jax.numpy as jnp
+
+from bench.report import Row, format_table
+from jaxdbg_widgets.nans import find_nonfinite
+from jaxdbg_widgets.notebook import nans as nans_magic
+
+SIZES = (1_000, 5_000, 20_000)
+ELEMENTS = 1_000_000
+EQUATIONS_PER_LAYER = 3
+ROUNDS = 3
+PEER = "jax_debug_nans re-run"
+CALLS = 200
+OVERHEAD_ROUNDS = 15
+OVERHEAD_TARGET = 1.1
+
+
+def _program(equations: int):
+    layers = equations // EQUATIONS_PER_LAYER
+    bad = layers - 3
+
+    def program(x):
+        for layer in range(layers):
+            x = jnp.log(x - 2.0) if layer == bad else jnp.sin(x)
+            x = x * 0.9 + 0.01
+        return x
+
+    return jax.jit(program)
+
+
+def _peer(fn, x) -> float:
+    jax.config.update("jax_debug_nans", True)
+    try:
+        start = time.perf_counter()
+        with contextlib.redirect_stdout(io.StringIO()):
+            try:
+                fn(x).block_until_ready()
+            except FloatingPointError:
+                pass
+            else:
+                raise AssertionError("jax_debug_nans found no NaN")
+        return time.perf_counter() - start
+    finally:
+        jax.config.update("jax_debug_nans", False)
+
+
+def _ours(fn, x) -> float:
+    start = time.perf_counter()
+    report = find_nonfinite(fn, x)
+    elapsed = time.perf_counter() - start
+    if report.origin is None or report.origin.primitive != "log":
+        raise AssertionError(f"find_nonfinite missed the log: {report!r}")
+    return elapsed
+
+
+def measure(equations: int) -> Row:
+    """Median seconds of each over ``ROUNDS`` alternating rounds, for one program size."""
+    fn = _program(equations)
+    x = jnp.ones(ELEMENTS, jnp.float32)
+    fn(x).block_until_ready()
+    ours, peer = [], []
+    for _ in range(ROUNDS):
+        ours.append(_ours(fn, x))
+        peer.append(_peer(fn, x))
+    ours_s, peer_s = sorted(ours)[ROUNDS // 2], sorted(peer)[ROUNDS // 2]
+    return Row(
+        name=f"search, {equations:,} equations, 1M f32",
+        ours=ours_s,
+        peer=peer_s,
+        unit="s",
+        peer_name=PEER,
+        target="no slower (ratio >= 1)",
+        met=ours_s <= peer_s,
+    )
+
+
+def _training_step():
+    """A jitted SGD step of a 256-512-256 MLP on a batch of 128, and its arguments."""
+
+    def loss(params, x, y):
+        hidden = jnp.tanh(x @ params["w1"] + params["b1"])
+        return jnp.mean((hidden @ params["w2"] - y) ** 2)
+
+    @jax.jit
+    def step(params, x, y):
+        grads = jax.grad(loss)(params, x, y)
+        return jax.tree_util.tree_map(lambda p, g: p - 1e-3 * g, params, grads)
+
+    keys = jax.random.split(jax.random.key(0), 4)
+    params = {
+        "w1": jax.random.normal(keys[0], (256, 512)) * 0.05,
+        "b1": jnp.zeros(512),
+        "w2": jax.random.normal(keys[1], (512, 256)) * 0.05,
+    }
+    x = jax.random.normal(keys[2], (128, 256))
+    y = jax.random.normal(keys[3], (128, 256))
+    return step, (params, x, y)
+
+
+def _per_call(step, args) -> float:
+    start = time.perf_counter()
+    for _ in range(CALLS):
+        out = step(*args)
+    jax.block_until_ready(out)
+    return (time.perf_counter() - start) / CALLS
+
+
+def _checked(setup, step, args) -> float:
+    """Seconds per call of ``step`` with ``setup`` applied, the flags put back afterwards."""
+    undo = nans_magic.install(None)
+    try:
+        setup()
+        return _per_call(step, args)
+    finally:
+        undo()
+
+
+def _jax_flags(*flags: str):
+    return lambda: [jax.config.update(flag, True) for flag in flags]
+
+
+def overhead() -> list[Row]:
+    """``%jaxdbg nans on`` per call against JAX's checks, median of alternating rounds."""
+    step, args = _training_step()
+    jax.block_until_ready(step(*args))
+    setups = {
+        "ours": lambda: nans_magic.set_checks(True),
+        "nans": _jax_flags("jax_debug_nans"),
+        "both": _jax_flags("jax_debug_nans", "jax_debug_infs"),
+    }
+    times: dict[str, list[float]] = {name: [] for name in setups}
+    for _ in range(OVERHEAD_ROUNDS):
+        for name, setup in setups.items():
+            times[name].append(_checked(setup, step, args))
+    median = {name: sorted(t)[OVERHEAD_ROUNDS // 2] for name, t in times.items()}
+    rows = []
+    for peer, peer_name in (("nans", "jax_debug_nans"), ("both", "jax_debug_nans+infs")):
+        ratio = median["ours"] / median[peer]
+        rows.append(
+            Row(
+                name=f"per-call overhead, jitted MLP step, %jaxdbg nans on / {peer_name} "
+                f"= {ratio:.3f}",
+                ours=median["ours"] * 1e6,
+                peer=median[peer] * 1e6,
+                unit="us",
+                peer_name=peer_name,
+                target=f"ours <= {OVERHEAD_TARGET} x peer",
+                met=ratio <= OVERHEAD_TARGET,
+            )
+        )
+    return rows
+
+
+def run(sizes: tuple[int, ...] = SIZES) -> list[Row]:
+    """One row per program size, then the per-call overhead rows."""
+    return [*(measure(n) for n in sizes), *overhead()]
+
+
+if __name__ == "__main__":
+    if sys.argv[1:] == ["overhead"]:
+        print(format_table(overhead()))
+    else:
+        chosen = tuple(int(a) for a in sys.argv[1:]) or SIZES
+        print(format_table([*(measure(n) for n in chosen), *overhead()]))

@@ -1,0 +1,74 @@
+"""``In[N]`` names for the files IPython compiles cell code to, on IPython 7 to 9."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from jaxdbg_widgets import _capabilities
+from jaxdbg_widgets._kernel import parent
+from jaxdbg_widgets._kernel.shell import running_shell
+
+# IPython 7 names cell code ``<ipython-input-3-5f1c...>``; later versions ask ``compile``.
+_OLD_CELL_FILE = re.compile(r"^<ipython-input-(\d+)-[0-9a-f]*>$")
+_cell_files: dict[str, int] = {}
+
+
+def probe(shell: Any) -> None:
+    """Raise unless the shell's compiler names cell files one of the two known ways."""
+    compiler = shell.compile
+    if not callable(getattr(compiler, "format_code_name", None)):
+        _capabilities.require_parameters(compiler.get_code_name, ("raw_code", "number"))
+
+
+def remember_cell_file(shell: Any, raw_cell: str, number: int) -> None:
+    """Note which file IPython compiles cell ``number`` to, where it cannot tell us later.
+
+    IPython >= 8 answers :func:`cell_name` itself; IPython 7 under ipykernel names a cell's
+    file after a hash of its source, so it is computed here, before the cell runs.
+    """
+    compiler = getattr(shell, "compile", None)
+    if compiler is None or callable(getattr(compiler, "format_code_name", None)):
+        return
+    if _capabilities.has("ipython", "cell-names"):
+        _cell_files[compiler.get_code_name(raw_cell, raw_cell, number)] = number
+
+
+def remember_cell_history(shell: Any) -> None:
+    """Note the files of the cells run so far (the running one included), as above.
+
+    History keeps each cell without its trailing newlines, so both spellings are noted; the
+    running cell's exact source is the code of the kernel's current request.
+    """
+    history = getattr(getattr(shell, "history_manager", None), "input_hist_raw", [])
+    for number, raw_cell in enumerate(history):
+        if number:
+            remember_cell_file(shell, raw_cell, number)
+            remember_cell_file(shell, raw_cell + "\n", number)
+    kernel = getattr(shell, "kernel", None)
+    code = parent.request_code(kernel) if kernel is not None else None
+    if code is not None and history:
+        remember_cell_file(shell, code, len(history) - 1)
+
+
+def cell_name(filename: str) -> str | None:
+    """``In[3]`` for code IPython compiled from cell 3, else ``None``."""
+    old_style = _OLD_CELL_FILE.match(filename)
+    if old_style is not None:
+        return f"In[{old_style.group(1)}]"
+    if filename in _cell_files:
+        return f"In[{_cell_files[filename]}]"
+    compiler = getattr(running_shell(), "compile", None)
+    format_code_name = getattr(compiler, "format_code_name", None)
+    named = format_code_name(filename) if format_code_name is not None else None
+    return named[1] if named is not None else None
+
+
+def counts_cell_before_running(shell: Any) -> bool:
+    """Whether ``execution_count`` already counts the running cell when ``pre_run_cell`` fires.
+
+    IPython 9.8 moved the increment from after the cell to before this event.
+    """
+    import IPython
+
+    return tuple(IPython.version_info[:2]) >= (9, 8)

@@ -1,0 +1,83 @@
+"""A kernel-free view in one ``text/html`` output: the static twin, the state, and a script.
+
+Views whose JavaScript sends nothing the page cannot answer itself (the sharding diagram, the
+memory map) are displayed this way by default. There is no widget-view mime in the bundle, so a
+saved, reopened, restarted or reloaded notebook draws the same view: where the output's scripts
+run (trusted notebooks in JupyterLab and Notebook 7, nbconvert's HTML, VS Code, Colab) the
+interactive view replaces the static twin; elsewhere (untrusted notebooks, GitHub) the static
+twin stays. The output is deterministic: the same state always gives the same bytes.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from jaxdbg_widgets._assets import asset, inlined_module
+
+_LOADER = (
+    "(function(){var s=document.currentScript,h=s&&s.parentElement;if(!h)return;"
+    'Promise.all([import("{widget}"),import("{mount}")])'
+    ".then(function(m){m[1].mount(h,m[0].default);})"
+    '.catch(function(e){console.error("jaxdbg_widgets: static view kept:",e);});})();'
+)
+
+
+def _module_url(name: str) -> str:
+    """A ``data:`` URL of the ES module ``name`` with its relative imports inlined."""
+    encoded = base64.b64encode(inlined_module(name).encode("utf-8")).decode("ascii")
+    return f"data:text/javascript;base64,{encoded}"
+
+
+def _script_json(value: Any) -> str:
+    """JSON safe inside a ``<script>`` element: no ``</script>``, ``<!--`` or ``&`` can form."""
+    text = json.dumps(value, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+def standalone_html(
+    *,
+    module: str,
+    css: tuple[str, ...],
+    state: Mapping[str, Any],
+    static_html: str,
+    derived: Mapping[str, tuple[str, Mapping[str, Any]]] | None = None,
+) -> str:
+    """The output's HTML: ``static_html``, the view's CSS, ``state`` as JSON and the loader.
+
+    ``derived`` maps a trait to the trait its change fills and the value for each index, for
+    answers the kernel would otherwise compute (see ``js/standalone.js``).
+    """
+    payload: dict[str, Any] = {"state": dict(state)}
+    if derived:
+        payload["derived"] = {
+            name: [target, dict(values)] for name, (target, values) in derived.items()
+        }
+    styles = "".join(asset(name).read_text(encoding="utf-8") for name in css)
+    loader = _LOADER.replace("{widget}", _module_url(module)).replace(
+        "{mount}", _module_url("standalone.js")
+    )
+    return (
+        '<div class="jdw-standalone">'
+        f'<div class="jdw-standalone-static">{static_html}</div>'
+        f"<style>{styles}</style>"
+        f'<script type="application/json">{_script_json(payload)}</script>'
+        f"<script>{loader}</script>"
+        "</div>"
+    )
+
+
+class StandaloneOutput:
+    """What a notebook shows for a kernel-free view: its text and its standalone HTML."""
+
+    def __init__(self, text: str, html: str) -> None:
+        self.text = text
+        self.html = html
+
+    def __repr__(self) -> str:
+        return self.text
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, str]:
+        return {"text/plain": self.text, "text/html": self.html}

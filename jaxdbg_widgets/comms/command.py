@@ -1,0 +1,98 @@
+"""``%jaxdbg comms CALL``: map the communication of a call such as ``step(params, batch)``.
+
+The call is not made: its function and arguments are evaluated in the user's namespace and
+handed to :func:`communication_map`, which compiles for abstract arguments. IPython is only
+looked up when the command runs, so this module imports nothing of it.
+"""
+
+from __future__ import annotations
+
+import ast
+import sys
+from collections.abc import Iterator, Sequence
+from typing import Any, overload
+
+from jaxdbg_widgets.comms.api import communication_map
+from jaxdbg_widgets.comms.display import CommunicationMap
+from jaxdbg_widgets.core.errors import one_line
+
+
+def evaluate(expression: str, namespace: dict[str, Any]) -> CommunicationMap:
+    """The map of the call ``expression``, its parts evaluated in ``namespace``.
+
+    Raises ValueError with one line when it is not a call or a part fails.
+    """
+    text = expression.strip()
+    try:
+        tree = ast.parse(text, mode="eval")
+    except SyntaxError as err:
+        raise ValueError(f"comms: {text!r} is not an expression: {err.msg}") from None
+    call = tree.body
+    if not isinstance(call, ast.Call):
+        raise ValueError(f"comms: {text!r} is not a call such as step(params, batch)")
+    fun = _value(call.func, namespace, text)
+    args: list[Any] = []
+    for arg in call.args:
+        if isinstance(arg, ast.Starred):
+            args.extend(_value(arg.value, namespace, text))
+        else:
+            args.append(_value(arg, namespace, text))
+    kwargs: dict[str, Any] = {}
+    for keyword in call.keywords:
+        value = _value(keyword.value, namespace, text)
+        if keyword.arg is None:
+            kwargs.update(value)
+        else:
+            kwargs[keyword.arg] = value
+    try:
+        return communication_map(fun, *args, **kwargs)
+    except Exception as err:
+        raise ValueError(f"comms: compiling {text!r} failed: {one_line(err)}") from None
+
+
+def show(args: list[str]) -> None:
+    """Display the map of the words ``args`` joined as one call."""
+    from IPython.display import display
+
+    if not args:
+        raise ValueError("comms needs a call, such as: %jaxdbg comms step(params, batch)")
+    display(evaluate(" ".join(args), _user_namespace()))
+
+
+class CallableNames(Sequence[str]):
+    """The completion choices of ``%jaxdbg comms``: the user's callables, read at each use."""
+
+    def _names(self) -> list[str]:
+        namespace = _user_namespace()
+        return sorted(
+            name
+            for name, value in namespace.items()
+            if not name.startswith("_") and callable(value) and not isinstance(value, type)
+        )
+
+    @overload
+    def __getitem__(self, index: int) -> str: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[str]: ...
+    def __getitem__(self, index: int | slice) -> str | list[str]:
+        return self._names()[index]
+
+    def __len__(self) -> int:
+        return len(self._names())
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._names())
+
+
+def _value(node: ast.expr, namespace: dict[str, Any], text: str) -> Any:
+    source = ast.unparse(node)
+    try:
+        return eval(compile(ast.Expression(node), "<jaxdbg comms>", "eval"), namespace)
+    except Exception as err:
+        raise ValueError(f"comms: {source!r} in {text!r} failed: {one_line(err)}") from None
+
+
+def _user_namespace() -> dict[str, Any]:
+    ipython = sys.modules.get("IPython")
+    shell = ipython.get_ipython() if ipython is not None else None
+    return shell.user_ns if shell is not None else {}

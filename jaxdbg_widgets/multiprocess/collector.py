@@ -1,0 +1,86 @@
+"""Every engine's prints in the notebook's print log, labelled with their JAX process.
+
+The lines themselves reach the ``%%px`` cell live as each engine's stdout (ipyparallel
+forwards it, ``[stdout:N]``), each carrying its ``[process N]`` label. The records behind them
+(call site, time, value summaries) wait in each engine's outbox; after every notebook cell
+one ``apply_async`` takes them all, in print order per process, into the session log under
+that cell. Nothing else crosses between the processes for printing.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from typing import Any
+
+from jaxdbg_widgets.core.errors import one_line
+from jaxdbg_widgets.core.sinks import PrintRecord
+from jaxdbg_widgets.multiprocess import engine
+from jaxdbg_widgets.notebook import cells, session_log
+
+WAIT = 5.0
+"""Seconds a cell waits for the engines' prints; engines still busy deliver them later."""
+
+_detach: Callable[[], None] | None = None
+
+
+def attach(ip: Any, view: Any) -> Callable[[], None]:
+    """Take ``view``'s engines' prints after every cell (replacing an earlier view); the undo."""
+    global _detach
+    if _detach is not None:
+        _detach()
+    started: list[int | None] = [None]
+
+    def before(_info: Any) -> None:
+        started[0] = cells.current_cell()
+
+    def after(_result: Any) -> None:
+        collect(view, started[0])
+
+    ip.events.register("pre_run_cell", before)
+    ip.events.register("post_run_cell", after)
+
+    def detach() -> None:
+        global _detach
+        ip.events.unregister("post_run_cell", after)
+        ip.events.unregister("pre_run_cell", before)
+        if _detach is detach:
+            _detach = None
+
+    _detach = detach
+    return detach
+
+
+def detach() -> None:
+    """Stop taking the engines' prints (a no-op when none are attached)."""
+    if _detach is not None:
+        _detach()
+
+
+def collect(view: Any, cell: int | None, wait: float = WAIT) -> None:
+    """Ask every engine of ``view`` for its prints and log them under ``cell``.
+
+    Waits up to ``wait`` seconds; the prints of engines still running a cell arrive later.
+    """
+    pending = view.apply_async(engine.take_prints)
+    pending.add_done_callback(lambda done: _deliver(done, cell))
+    pending.wait(wait)
+
+
+def _deliver(done: Any, cell: int | None) -> None:
+    """Put one answer of every engine into the session log, in order within each engine."""
+    try:
+        answers = done.get(0)
+    except Exception as err:
+        print(f"jaxdbg: could not take the engines' prints: {one_line(err)}", file=sys.stderr)
+        return
+    try:
+        log = session_log.session_log()
+    except RuntimeError:
+        return
+    for answer in answers:
+        for fields in answer["records"]:
+            log.add_from(PrintRecord(*fields), cell)
+    dropped = sum(answer["dropped"] for answer in answers)
+    if dropped:
+        print(f"jaxdbg: {dropped} engine prints were dropped before the log took them")

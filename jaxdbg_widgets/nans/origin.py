@@ -1,0 +1,134 @@
+"""One equation's facts as the report keeps them: user lines, direction, shards, batch, values."""
+
+from __future__ import annotations
+
+import linecache
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from jaxdbg_widgets.core import _jax_internals as internals
+from jaxdbg_widgets.core.callsite import is_internal_file
+from jaxdbg_widgets.nans.program import ShardContext, bad_rows
+from jaxdbg_widgets.nans.report import Origin, Shard, SourceLine
+from jaxdbg_widgets.nans.summary import is_inexact, summarize
+
+PARAM_TEXT = 40
+"""Longest parameter value shown; longer ones are cut with an ellipsis."""
+
+
+def source_lines(eqn: Any) -> list[SourceLine]:
+    """The user frames an equation was traced at, innermost first (the project's frame rule)."""
+    return [
+        SourceLine(filename, lineno, function, linecache.getline(filename, lineno))
+        for filename, lineno, function in internals.equation_frames(eqn)
+        if not is_internal_file(filename)
+    ]
+
+
+def _short(value: Any) -> str | None:
+    """A parameter's value as short text; ``None`` for sub-programs, functions and unset
+    parameters (which JAX versions add and drop, such as ``accuracy`` and ``out_dtype``)."""
+    if value is None or callable(value) or hasattr(value, "eqns") or hasattr(value, "jaxpr"):
+        return None
+    if isinstance(value, tuple) and any(hasattr(v, "eqns") or hasattr(v, "jaxpr") for v in value):
+        return None
+    text = str(value)
+    return text if len(text) <= PARAM_TEXT else text[: PARAM_TEXT - 1] + "…"
+
+
+def short_params(params: dict[str, Any]) -> tuple[tuple[str, str], ...]:
+    """The parameters worth showing, each as short text, sub-programs left out."""
+    shown = ((k, _short(v)) for k, v in sorted(params.items()))
+    return tuple((k, v) for k, v in shown if v is not None)
+
+
+def _batch_elements(stack: str, outs: Sequence[Any]) -> tuple[int, ...] | None:
+    """Under ``vmap``, the positions along axis 0 of the outputs that hold a non-finite value.
+
+    The jaxpr is already batched and does not record where each value's batch axis is; JAX's
+    batching rules keep it first for elementwise work, so axis 0 is read as the batch axis.
+    """
+    if "vmap" not in stack:
+        return None
+    rows: set[int] = set()
+    for out in outs:
+        if out is None or not is_inexact(out) or np.ndim(out) == 0:
+            continue
+        bad = ~np.isfinite(np.asarray(out))
+        rows.update(int(i) for i in np.flatnonzero(bad.reshape(bad.shape[0], -1).any(axis=1)))
+    return tuple(sorted(rows))
+
+
+def _shards(shard: ShardContext, devices: list[int]) -> tuple[Shard, ...]:
+    mesh = shard.mesh
+    flat = list(mesh.devices.flat)
+    return tuple(
+        Shard(
+            position,
+            int(flat[position].id),
+            tuple(
+                (axis, int(i))
+                for axis, i in zip(
+                    mesh.axis_names, np.unravel_index(position, mesh.devices.shape), strict=True
+                )
+            ),
+        )
+        for position in devices
+    )
+
+
+def build_origin(
+    eqn: Any,
+    input_names: list[str],
+    ins: list[Any],
+    outs: list[Any],
+    path: tuple[str, ...],
+    shard: ShardContext | None,
+    devices: list[int],
+    rule: str | None,
+    kind: str,
+    scope: tuple[str, ...] = (),
+) -> Origin:
+    """The report's origin for ``eqn``; in a shard context, values are read on its first bad device.
+
+    ``scope`` holds the name stacks of the equations around it (``transpose(jvp())`` of a
+    backward-pass ``scan``), which its own stack, relative to theirs, does not repeat.
+    """
+    row = devices[0] if shard is not None and devices else None
+    local_ins = [np.asarray(v)[row] if row is not None else np.asarray(v) for v in ins]
+    local_outs = [
+        None if v is None else (np.asarray(v)[row] if row is not None else np.asarray(v))
+        for v in outs
+    ]
+    output_names = [f"out{i}" for i in range(len(outs))]
+    values = dict(zip(input_names, local_ins, strict=True))
+    values.update((n, v) for n, v in zip(output_names, local_outs, strict=True) if v is not None)
+    notes = []
+    looked_for = "NaN" if kind == "nan" else "NaN or Inf"
+    if any(bad_rows(v, kind, rows=False) for v in local_ins):
+        notes.append(f"an input already held a {looked_for}: a constant brought it in")
+    stack = " ".join((*scope, internals.name_stack(eqn)))
+    direction = "backward" if "transpose" in stack else "forward"
+    if direction == "forward" and "jvp" in stack:
+        notes.append("computed for the derivative (jvp) of this line")
+    frames = tuple(source_lines(eqn))
+    return Origin(
+        primitive=eqn.primitive.name,
+        params=short_params(eqn.params),
+        frames=frames,
+        direction=direction,
+        path=path,
+        inputs=tuple(summarize(n, v) for n, v in zip(input_names, local_ins, strict=True)),
+        outputs=tuple(
+            summarize(n, v) for n, v in zip(output_names, local_outs, strict=True) if v is not None
+        ),
+        shards=_shards(shard, devices) if shard is not None else (),
+        shard_count=shard.mesh.devices.size if shard is not None else 0,
+        batch_elements=None if shard is not None else _batch_elements(stack, local_outs),
+        rule=rule,
+        notes=tuple(notes),
+        forward_line=frames[0] if direction == "backward" and frames else None,
+        values=values,
+    )

@@ -1,0 +1,223 @@
+"""A traced program made ready for the search: debug callbacks taken out, liveness known,
+stretches of equations run as one compiled call each, single equations run on their own."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax.extend.core import ClosedJaxpr, Jaxpr
+from jax.sharding import PartitionSpec
+
+from jaxdbg_widgets.core import _jax_internals as internals
+
+CALLBACK_PRIMITIVES = frozenset({"debug_callback", "debug_print"})
+"""JAX's primitives that only print or call back: the search never runs them."""
+
+OWN_PREFIX = "jaxdbg_"
+"""This package's print, log, callback and breakpoint primitives, never run by the search."""
+
+
+def is_callback(eqn: Any) -> bool:
+    """Whether ``eqn`` is a debug print, log, callback or breakpoint."""
+    name = eqn.primitive.name
+    return name in CALLBACK_PRIMITIVES or name.startswith(OWN_PREFIX)
+
+
+@dataclass
+class Stripped:
+    """What removing the debug callbacks took out: one equation per callback site."""
+
+    equations: list[Any] = field(default_factory=list)
+
+
+def _used_vars(jaxpr: Jaxpr) -> set[Any]:
+    used = {v for v in jaxpr.outvars if not internals.is_literal(v)}
+    for eqn in jaxpr.eqns:
+        used.update(v for v in eqn.invars if not internals.is_literal(v))
+    return used
+
+
+def _strip_param(value: Any, stripped: Stripped) -> Any:
+    if isinstance(value, ClosedJaxpr):
+        return value.replace(jaxpr=strip_callbacks(value.jaxpr, stripped))
+    if isinstance(value, Jaxpr):
+        return strip_callbacks(value, stripped)
+    if isinstance(value, tuple) and any(isinstance(v, (ClosedJaxpr, Jaxpr)) for v in value):
+        return tuple(_strip_param(v, stripped) for v in value)
+    return value
+
+
+def strip_callbacks(jaxpr: Jaxpr, stripped: Stripped) -> Jaxpr:
+    """``jaxpr`` and its sub-programs without the callback equations whose outputs go unused."""
+    used = _used_vars(jaxpr)
+    eqns = []
+    for eqn in jaxpr.eqns:
+        if is_callback(eqn) and not any(v in used for v in eqn.outvars):
+            stripped.equations.append(eqn)
+            continue
+        params = {k: _strip_param(v, stripped) for k, v in eqn.params.items()}
+        if any(params[k] is not v for k, v in eqn.params.items()):
+            eqn = eqn.replace(params=params)
+        eqns.append(eqn)
+    if len(eqns) == len(jaxpr.eqns) and all(a is b for a, b in zip(eqns, jaxpr.eqns, strict=True)):
+        return jaxpr
+    return jaxpr.replace(eqns=eqns)
+
+
+def count_equations(jaxpr: Jaxpr) -> int:
+    """Equations in ``jaxpr`` and in every sub-program, each counted once."""
+    total = 0
+    for eqn in jaxpr.eqns:
+        total += 1
+        for value in eqn.params.values():
+            for sub in value if isinstance(value, tuple) else (value,):
+                if isinstance(sub, ClosedJaxpr):
+                    total += count_equations(sub.jaxpr)
+                elif isinstance(sub, Jaxpr):
+                    total += count_equations(sub)
+    return total
+
+
+KINDS = ("nonfinite", "nan")
+"""What a check looks for: any NaN or infinity, or NaN only."""
+
+
+def bad_rows(value: Any, kind: str, rows: bool) -> np.ndarray:
+    """Whether ``value`` holds a NaN (or an infinity, for ``"nonfinite"``), read on the host.
+
+    With ``rows``, one answer per leading row (per device in a shard context). NumPy's checks
+    on the host are several times faster than the same reduction compiled by XLA on CPU.
+    """
+    dtype = getattr(value, "dtype", None)
+    if dtype is None or not np.issubdtype(np.dtype(dtype), np.inexact):
+        return np.zeros(np.shape(value)[:1] if rows else (), bool)
+    array = np.asarray(value)
+    bad = np.isnan(array) if kind == "nan" else ~np.isfinite(array)
+    return bad.reshape(bad.shape[0], -1).any(axis=1) if rows else np.asarray(bad.any())
+
+
+@dataclass(frozen=True)
+class ShardContext:
+    """The manual mesh a level runs in: values carry one leading row per device."""
+
+    mesh: Any
+    axes: tuple[str, ...]
+
+    @property
+    def spec(self) -> PartitionSpec:
+        return PartitionSpec(self.axes)
+
+
+class Level:
+    """One jaxpr of the program (top level, a loop body, a branch) and its compiled stretches.
+
+    Values live in an environment keyed by jaxpr variable; a variable is dropped after the last
+    equation that reads it, so memory stays bounded by what is still needed.
+    """
+
+    def __init__(
+        self,
+        jaxpr: Jaxpr,
+        consts: Sequence[Any],
+        shard: ShardContext | None,
+        kind: str = "nonfinite",
+    ) -> None:
+        self.jaxpr = jaxpr
+        self.kind = kind
+        self.consts = list(consts)
+        self.shard = shard
+        self.eqns = list(jaxpr.eqns)
+        end = len(self.eqns)
+        self.last_use: dict[Any, int] = {}
+        for index, eqn in enumerate(self.eqns):
+            for var in eqn.invars:
+                if not internals.is_literal(var):
+                    self.last_use[var] = index
+        for var in jaxpr.outvars:
+            if not internals.is_literal(var):
+                self.last_use[var] = end
+        self._compiled: dict[tuple[Any, ...], Callable[..., Any]] = {}
+
+    def environment(self, inputs: Sequence[Any]) -> dict[Any, Any]:
+        """The values of the level's constants and inputs, keyed by variable."""
+        env = dict(zip(self.jaxpr.constvars, self.consts, strict=True))
+        env.update(zip(self.jaxpr.invars, inputs, strict=True))
+        return env
+
+    def _live_in(self, start: int, stop: int) -> list[Any]:
+        defined, needed = set(), []
+        for eqn in self.eqns[start:stop]:
+            for var in eqn.invars:
+                if not internals.is_literal(var) and var not in defined and var not in needed:
+                    needed.append(var)
+            defined.update(eqn.outvars)
+        return needed
+
+    def live_out(self, start: int, stop: int) -> list[Any]:
+        """Variables defined in ``[start, stop)`` that a later equation or the output reads."""
+        return [
+            var
+            for eqn in self.eqns[start:stop]
+            for var in eqn.outvars
+            if self.last_use.get(var, -1) >= stop
+        ]
+
+    def run(self, start: int, stop: int, env: dict[Any, Any], wanted: Sequence[Any]) -> list[Any]:
+        """The ``wanted`` values after running equations ``[start, stop)`` as one compiled call."""
+        live_in = self._live_in(start, stop)
+        key = (start, stop, tuple(wanted))
+        if key not in self._compiled:
+            self._compiled[key] = self._compile(start, stop, live_in, list(wanted))
+        return list(self._compiled[key](*[env[v] for v in live_in]))
+
+    def step(self, index: int, env: dict[Any, Any]) -> list[Any]:
+        """One equation's outputs: dispatched eagerly, or compiled per device in a shard context."""
+        eqn = self.eqns[index]
+        if self.shard is not None:
+            outs = [v for v in eqn.outvars if not internals.is_dropped(v)]
+            values = dict(zip(outs, self.run(index, index + 1, env, outs), strict=True))
+            return [values.get(v) for v in eqn.outvars]
+        ins = [a.val if internals.is_literal(a) else env[a] for a in eqn.invars]
+        return internals.bind_equation(eqn, ins)
+
+    def forget(self, env: dict[Any, Any], stop: int) -> None:
+        """Drop every value no equation from ``stop`` on reads."""
+        for var in [v for v in env if self.last_use.get(v, -1) < stop]:
+            del env[var]
+
+    def _compile(
+        self, start: int, stop: int, live_in: list[Any], wanted: list[Any]
+    ) -> Callable[..., Any]:
+        eqns = self.eqns[start:stop]
+
+        def stretch(*values: Any) -> list[Any]:
+            env = dict(zip(live_in, values, strict=True))
+            for eqn in eqns:
+                ins = [a.val if internals.is_literal(a) else env[a] for a in eqn.invars]
+                outs = internals.bind_equation(eqn, ins)
+                env.update(
+                    (v, o)
+                    for v, o in zip(eqn.outvars, outs, strict=True)
+                    if not internals.is_dropped(v)
+                )
+            return [a.val if internals.is_literal(a) else env[a] for a in wanted]
+
+        if self.shard is None:
+            return jax.jit(stretch)
+        spec = self.shard.spec
+
+        def per_device(*values: Any) -> list[Any]:
+            return [jnp.asarray(o)[None] for o in stretch(*[v[0] for v in values])]
+
+        mapped = internals.shard_map_unchecked(
+            per_device,
+            self.shard.mesh,
+            in_specs=tuple(spec for _ in live_in),
+            out_specs=[spec for _ in wanted],
+        )
+        return jax.jit(mapped)

@@ -1,0 +1,112 @@
+"""A jitted call's failed NaN/Inf check answered by the search instead of JAX's re-run.
+
+With ``jax_debug_nans``/``jax_debug_infs`` on, JAX checks each jitted call's outputs and, when
+one is bad, re-runs the function de-optimized op by op (so every print and callback inside runs
+a second time) to raise a ``FloatingPointError``. While :func:`install`'s replacement is in
+place, ``find_nonfinite`` searches the call instead, running no callback, and the error raised
+names the origin and carries the search's report (:func:`nonfinite_error`). Where the search
+finds nothing (a NaN only the compiled program makes) or cannot read the call, JAX's own re-run
+and message follow.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from jaxdbg_widgets.core import _jax_internals as internals
+from jaxdbg_widgets.nans.report import NonfiniteReport, Origin
+from jaxdbg_widgets.nans.search import find_nonfinite
+from jaxdbg_widgets.nans.validation import argument_leaves
+
+SHARDS_NAMED = 4
+"""Shards named on the error's first line; the report below lists more."""
+
+
+def nonfinite_error(message: str, report: NonfiniteReport | None = None) -> FloatingPointError:
+    """JAX's own error type, so ``except FloatingPointError`` and tracebacks read as without
+    the search, carrying the ``report`` and, as ``debugger_frames()``, the frames at its origin."""
+    error = FloatingPointError(message)
+    error.report = report
+    error.debugger_frames = report.frames if report is not None else list
+    return error
+
+
+def available() -> bool:
+    """Whether this JAX lets its re-run be replaced (``nan-recheck`` in ``%jaxdbg status``)."""
+    return internals.NAN_RECHECK
+
+
+def install() -> Callable[[], None]:
+    """Answer failed checks with the search until the returned undo runs."""
+    return internals.replace_nan_recheck(search_instead)
+
+
+def installed() -> bool:
+    """Whether failed checks are answered by the search now."""
+    return internals.nan_recheck_installed() is search_instead
+
+
+def search_instead(
+    error: Exception, fun: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
+) -> None:
+    """Raise a ``FloatingPointError`` at the origin of ``fun(*args, **kwargs)``'s bad output."""
+    name = getattr(fun, "__name__", None) or type(fun).__name__
+    kind = getattr(error, "ty", "nan")
+    try:
+        argument_leaves(args, kwargs)
+    except ValueError as gone:
+        raise nonfinite_error(
+            f"invalid value ({kind}) in the output of jit({name}); the search for its origin "
+            f"needs the call's arguments, but {gone}"
+        ) from None
+    except TypeError:  # a static argument, or a tracer of an outer grad: nothing to search on
+        _jax_rerun(error, fun, args, kwargs)
+    try:
+        report = find_nonfinite(fun, *args, **kwargs)
+    except (TypeError, ValueError):
+        report = None  # a call the search cannot trace on its own arguments
+    if report is None or not report.found:
+        _jax_rerun(error, fun, args, kwargs)
+    raise nonfinite_error(message(report, kind), report) from None
+
+
+def _jax_rerun(
+    error: Exception, fun: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
+) -> None:
+    """JAX's de-optimized re-run, which raises its own ``FloatingPointError``."""
+    internals.jax_nan_recheck(error, fun, args, kwargs)
+    raise AssertionError("JAX's de-optimized re-run returned instead of raising")
+
+
+def message(report: NonfiniteReport, kind: str) -> str:
+    """A first line naming the origin and what was skipped, then the whole report."""
+    head = f"invalid value ({kind}) in the output of jit({report.function})"
+    origin = report.origin
+    if origin is None:
+        first = f"{head}: an argument is already non-finite"
+    else:
+        first = f"{head}: first made by {_place(origin)}"
+        if report.nan_origin is not None:
+            first += f"; first NaN made by {_place(report.nan_origin)}"
+    skipped = len(report.skipped_callbacks)
+    rerun = (
+        f"; {skipped} debug print/callback call(s) skipped, not run again"
+        if skipped
+        else "; nothing was run again"
+    )
+    return f"{first}{rerun}\n{report.to_text()}"
+
+
+def _place(origin: Origin) -> str:
+    """``log at file.py:6 in body: ... (forward; scan iteration 3; batch elements 1)``."""
+    source = origin.source
+    line = source.describe() if source is not None else "no user line"
+    where = [origin.direction]
+    if origin.path:
+        where.append(" > ".join(origin.path))
+    if origin.shards:
+        where.append(", ".join(s.describe() for s in origin.shards[:SHARDS_NAMED]))
+    if origin.batch_elements is not None:
+        where.append("batch elements " + ", ".join(map(str, origin.batch_elements)))
+    return f"{origin.primitive} at {line} ({'; '.join(where)})"

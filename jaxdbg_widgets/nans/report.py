@@ -1,0 +1,142 @@
+"""The pure result of a search: where the first NaN or infinity appeared, and how it was found.
+
+No renderer is imported here; the text, HTML and widget views read this model.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from jaxdbg_widgets._kernel import cell_files
+from jaxdbg_widgets.nans.summary import ValueSummary
+
+
+@dataclass(frozen=True)
+class SourceLine:
+    """One user frame of an equation: file, line, function and the line's text."""
+
+    filename: str
+    lineno: int
+    function: str
+    text: str
+
+    def describe(self) -> str:
+        """``file.py:12 in loss: return jnp.sum(...)``, or ``In[3]:12 ...`` for a cell's code."""
+        where = cell_files.cell_name(self.filename) or self.filename
+        return f"{where}:{self.lineno} in {self.function}: {self.text.strip()}"
+
+
+@dataclass(frozen=True)
+class Shard:
+    """One device of a ``shard_map`` whose outputs went non-finite at the origin."""
+
+    position: int
+    device_id: int
+    coords: tuple[tuple[str, int], ...]
+
+    def describe(self) -> str:
+        """``device 3 (a=0, b=3)``."""
+        where = ", ".join(f"{axis}={index}" for axis, index in self.coords)
+        return f"device {self.device_id} ({where})"
+
+
+@dataclass(frozen=True)
+class Origin:
+    """The first equation whose inputs were all finite and whose outputs were not."""
+
+    primitive: str
+    params: tuple[tuple[str, str], ...]
+    frames: tuple[SourceLine, ...]
+    direction: str
+    path: tuple[str, ...]
+    inputs: tuple[ValueSummary, ...]
+    outputs: tuple[ValueSummary, ...]
+    shards: tuple[Shard, ...] = ()
+    shard_count: int = 0
+    batch_elements: tuple[int, ...] | None = None
+    rule: str | None = None
+    notes: tuple[str, ...] = ()
+    forward_line: SourceLine | None = None
+    """For a backward-pass equation, the forward line it differentiates (JAX gives a
+    transposed equation the source of the forward equation it came from)."""
+    values: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+
+    @property
+    def source(self) -> SourceLine | None:
+        """The innermost user frame: the line that produced the equation."""
+        return self.frames[0] if self.frames else None
+
+    def equation_text(self) -> str:
+        """``integer_pow[y=2]``: the primitive and its short parameters."""
+        if not self.params:
+            return self.primitive
+        return f"{self.primitive}[" + ", ".join(f"{k}={v}" for k, v in self.params) + "]"
+
+
+@dataclass(frozen=True)
+class NonfiniteReport:
+    """What ``find_nonfinite`` found: the origin, or that everything was finite."""
+
+    function: str
+    equations_checked: int
+    equations_total: int
+    origin: Origin | None = None
+    nonfinite_arguments: tuple[ValueSummary, ...] = ()
+    skipped_callbacks: tuple[SourceLine, ...] = ()
+    nan_origin: Origin | None = None
+    """Where the first NaN appeared, when the first non-finite value was an infinity."""
+
+    @property
+    def found(self) -> bool:
+        """Whether a NaN or an infinity was found (in an argument or an equation)."""
+        return self.origin is not None or bool(self.nonfinite_arguments)
+
+    def to_text(self) -> str:
+        """The report as plain text lines, for terminals and logs."""
+        from jaxdbg_widgets.nans.text import render_text
+
+        return render_text(self)
+
+    def to_html(self) -> str:
+        """The report as self-contained static HTML, for saved notebooks."""
+        from jaxdbg_widgets.nans.html import render_html
+
+        return render_html(self)
+
+    def widget(self) -> Any:
+        """The interactive view: source with the line marked and the facts."""
+        from jaxdbg_widgets.nans.widget import NonfiniteWidget
+
+        return NonfiniteWidget(self)
+
+    def frames(self) -> list[Any]:
+        """Debugger frames at the origin, innermost first, its inputs and outputs as locals."""
+        from jaxdbg_widgets.nans.frames import origin_frames
+
+        return origin_frames(self)
+
+    def debug(self) -> None:
+        """Open the debugger at the origin (widget, typed prompt or the headless policy)."""
+        from jaxdbg_widgets.nans.frames import open_debugger
+
+        open_debugger(self)
+
+    def __str__(self) -> str:
+        return self.to_text()
+
+    def __repr__(self) -> str:
+        if self.origin is None:
+            return f"NonfiniteReport({self.function}: finite, {self.equations_checked} equations)"
+        where = self.origin.source.describe() if self.origin.source else "no user line"
+        return f"NonfiniteReport({self.function}: {self.origin.primitive} at {where})"
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
+        """The widget where a kernel runs (static HTML as its fallback); HTML and text elsewhere."""
+        from jaxdbg_widgets.sharding.api import _in_notebook
+
+        if _in_notebook():
+            bundle = self.widget()._repr_mimebundle_(**kwargs)
+            if bundle is not None:
+                return bundle[0]
+        return {"text/plain": self.to_text(), "text/html": self.to_html()}

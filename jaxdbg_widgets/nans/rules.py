@@ -1,0 +1,77 @@
+"""The ``custom_vjp`` backward rule a backward-pass origin ran in, from a second trace.
+
+JAX gives every backward-pass equation the traceback of the forward call, so a backward
+rule's own lines are invisible in the program the search ran. Tracing once more with the
+equations' own tracebacks kept, the equation at the same position shows the rule's frames.
+JAX's trace caches are cleared around that trace, so the next call of a jitted function
+compiles again once.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import jax
+from jax.extend.core import ClosedJaxpr, Jaxpr
+
+from jaxdbg_widgets.core import _jax_internals as internals
+from jaxdbg_widgets.core.callsite import CallSite
+from jaxdbg_widgets.nans.origin import source_lines
+from jaxdbg_widgets.nans.program import Stripped, strip_callbacks
+from jaxdbg_widgets.nans.report import Origin
+
+
+def _equations(jaxpr: Jaxpr) -> Iterator[Any]:
+    """Every equation of ``jaxpr`` and its sub-programs, in one fixed order."""
+    for eqn in jaxpr.eqns:
+        yield eqn
+        for value in eqn.params.values():
+            for sub in value if isinstance(value, tuple) else (value,):
+                if isinstance(sub, ClosedJaxpr):
+                    yield from _equations(sub.jaxpr)
+                elif isinstance(sub, Jaxpr):
+                    yield from _equations(sub)
+
+
+def with_backward_rule(
+    origin: Origin,
+    eqn: Any,
+    jaxpr: Jaxpr,
+    fun: Callable[..., Any],
+    args: tuple[Any, ...],
+    kwargs: dict[str, Any],
+    caller: CallSite,
+) -> Origin:
+    """``origin`` with the backward rule's line first, when it ran inside one; else as it was.
+
+    ``caller`` is where ``find_nonfinite`` was called: an ordinary backward equation's own
+    traceback ends there or in the differentiated function, a rule's goes on into the rule.
+    """
+    if origin.direction != "backward" or not internals.RULE_TRACEBACKS:
+        return origin
+    first = list(_equations(jaxpr))
+    position = next((i for i, e in enumerate(first) if e is eqn), None)
+    jax.clear_caches()  # a cached transposition would bring back the forward tracebacks
+    try:
+        with internals.own_transpose_tracebacks():
+            again = jax.make_jaxpr(fun)(*args, **kwargs).jaxpr
+    finally:
+        jax.clear_caches()  # and later traces must not reuse these
+    second = list(_equations(strip_callbacks(again, Stripped())))
+    if position is None or len(second) != len(first):
+        return origin
+    twin = second[position]
+    if twin.primitive.name != eqn.primitive.name:
+        return origin
+    lines = source_lines(twin)
+    known = {(f.filename, f.lineno) for f in origin.frames} | {(caller.filename, caller.lineno)}
+    functions = {f.function for f in origin.frames}
+    if not lines or (lines[0].filename, lines[0].lineno) in known or lines[0].function in functions:
+        return origin
+    return dataclasses.replace(
+        origin,
+        frames=(lines[0], *origin.frames),
+        rule=f"custom_vjp backward rule {lines[0].function}",
+    )

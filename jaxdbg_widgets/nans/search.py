@@ -1,0 +1,435 @@
+"""``find_nonfinite``: the first equation of a program whose inputs are finite and outputs not.
+
+The program is traced once with ``jax.make_jaxpr`` on the concrete arguments. Each level (the
+top program, a loop body, a branch, a ``shard_map`` body) runs in compiled stretches of
+equations whose live results are checked on the host; only the first stretch with a NaN or an
+infinity in its results is run again equation by equation. A compound equation (``jit``, ``scan``, ``while``, ``cond``,
+``shard_map``, custom-derivative and ``checkpoint`` calls) whose outputs went non-finite is
+opened and searched the same way, iteration by iteration for loops. Debug prints, logs and
+breakpoints are taken out of the program first, so nothing prints during the search.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+import jax
+import numpy as np
+from jax.extend.core import ClosedJaxpr
+
+from jaxdbg_widgets.core import _jax_internals as internals
+from jaxdbg_widgets.core.callsite import user_call_site
+from jaxdbg_widgets.nans.origin import build_origin, source_lines
+from jaxdbg_widgets.nans.program import (
+    Level,
+    ShardContext,
+    Stripped,
+    bad_rows,
+    count_equations,
+    strip_callbacks,
+)
+from jaxdbg_widgets.nans.progress import SearchProgress, Ticker
+from jaxdbg_widgets.nans.progress_view import progress_sink
+from jaxdbg_widgets.nans.report import NonfiniteReport, Origin
+from jaxdbg_widgets.nans.rules import with_backward_rule
+from jaxdbg_widgets.nans.summary import summarize
+from jaxdbg_widgets.nans.validation import argument_leaves
+
+STRETCH = 256
+"""Equations compiled together at one level: bounds compile time and what is looked into."""
+
+CALLS = {
+    "pjit": None,
+    "jit": None,
+    "closed_call": None,
+    "core_call": None,
+    "remat2": "checkpoint (remat)",
+    "checkpoint": "checkpoint (remat)",
+    "custom_jvp_call": "custom_jvp function (its primal rule ran)",
+    "custom_vjp_call": "custom_vjp function (its primal rule ran)",
+    "custom_vjp_call_jaxpr": "custom_vjp function (its primal rule ran)",
+}
+"""Call-like primitives opened as one sub-program, with the rule or scope they stand for."""
+
+UNREAD_SCAN = (
+    "this JAX writes scans in a form the search does not read (jax scan-layout in "
+    "%jaxdbg status): the scan is reported as one equation, without its iteration"
+)
+
+
+@dataclass(frozen=True)
+class _Where:
+    """Where the search is: the iteration/branch path, the shard context, the rule, and the
+    name stacks of the equations it went into (a sub-program's own stacks start empty)."""
+
+    path: tuple[str, ...] = ()
+    shard: ShardContext | None = None
+    rule: str | None = None
+    scope: tuple[str, ...] = ()
+
+    def step(self, text: str) -> _Where:
+        return replace(self, path=(*self.path, text))
+
+    def inside(self, eqn: Any) -> _Where:
+        """Here, inside ``eqn``'s sub-programs: its transformations apply to them too."""
+        stack = internals.name_stack(eqn)
+        return replace(self, scope=(*self.scope, stack)) if stack else self
+
+
+class _Search:
+    def __init__(self, arg_names: dict[Any, str], kind: str, ticker: Ticker) -> None:
+        self.checked = 0
+        self.kind = kind
+        self.ticker = ticker
+        self.origin_eqn: Any = None
+        self.arg_names = arg_names
+        self._levels: dict[tuple[int, Any], Level] = {}
+
+    def level(self, jaxpr: Any, where: _Where) -> Level:
+        """The level for a sub-program, made once so loop iterations reuse its compilations."""
+        closed = jaxpr if isinstance(jaxpr, ClosedJaxpr) else None
+        open_jaxpr = closed.jaxpr if closed is not None else jaxpr
+        key = (id(open_jaxpr), where.shard)
+        if key not in self._levels:
+            consts = [_stack(c, where.shard) for c in closed.consts] if closed is not None else []
+            self._levels[key] = Level(open_jaxpr, consts, where.shard, self.kind)
+        return self._levels[key]
+
+    def count(self, equations: int, eqn: Any) -> None:
+        """``equations`` more checked, ``eqn`` the current one (its line read only when shown)."""
+        self.checked += equations
+        self.ticker.add(equations, lambda: next(iter(source_lines(eqn)), None))
+
+    def bad(self, values: Sequence[Any], where: _Where) -> np.ndarray:
+        """Which devices (a scalar outside a shard context) see a bad value among ``values``."""
+        rows = where.shard is not None
+        shape = (where.shard.mesh.devices.size,) if rows else ()
+        found = np.zeros(shape, bool)
+        for value in values:
+            if value is not None:
+                found = found | bad_rows(value, self.kind, rows)
+        return found
+
+    def search(self, level: Level, inputs: Sequence[Any], where: _Where) -> Origin | None:
+        """The origin inside ``level`` run on ``inputs``; ``None`` when it stays finite."""
+        return self.walk(level, inputs, where)[0]
+
+    def walk(
+        self, level: Level, inputs: Sequence[Any], where: _Where
+    ) -> tuple[Origin | None, list[Any]]:
+        """The origin inside ``level``, else ``None`` and the level's outputs.
+
+        Stretches of equations run compiled and only their live results are checked; the first
+        stretch with a bad result is run again equation by equation, checking every output.
+        A stretch that is one call (``jit``, a custom rule, ``checkpoint``) is opened at once.
+        """
+        env = level.environment(inputs)
+        total = len(level.eqns)
+        for start in range(0, total, STRETCH):
+            stop = min(total, start + STRETCH)
+            if stop - start == 1 and level.eqns[start].primitive.name in CALLS:
+                origin = self._step_through(level, start, stop, env, where)
+            else:
+                wanted = level.live_out(start, stop)
+                values = level.run(start, stop, env, wanted)
+                if self.bad(values, where).any():
+                    del values
+                    origin = self._step_through(level, start, stop, env, where)
+                else:
+                    origin = None
+                    self.count(stop - start, level.eqns[stop - 1])
+                    env.update(zip(wanted, values, strict=True))
+                    level.forget(env, stop)
+            if origin is not None:
+                return origin, []
+        return None, [v.val if internals.is_literal(v) else env[v] for v in level.jaxpr.outvars]
+
+    def _step_through(
+        self, level: Level, start: int, stop: int, env: dict[Any, Any], where: _Where
+    ) -> Origin | None:
+        """Run ``[start, stop)`` one equation at a time; calls are opened, not run whole."""
+        for index in range(start, stop):
+            eqn = level.eqns[index]
+            ins = [v.val if internals.is_literal(v) else env[v] for v in eqn.invars]
+            if eqn.primitive.name in CALLS:
+                self.count(1, eqn)
+                origin, outs = _walk_call(self, eqn, ins, where)
+                if origin is not None:
+                    return origin
+            else:
+                outs = level.step(index, env)
+                self.count(1, eqn)
+                devices = self.bad(outs, where)
+                if devices.any():
+                    return self._at(
+                        eqn, ins, outs, where, [int(d) for d in np.flatnonzero(devices)]
+                    )
+            env.update((v, o) for v, o in zip(eqn.outvars, outs, strict=True) if _is_var(v))
+            level.forget(env, index + 1)
+        return None
+
+    def _at(
+        self, eqn: Any, ins: list[Any], outs: list[Any], where: _Where, devices: list[int]
+    ) -> Origin:
+        opener = _OPENERS.get(eqn.primitive.name)
+        if opener is not None:
+            found = opener(self, eqn, ins, where.inside(eqn))
+            if found is not None:
+                return found
+        names = [
+            f"in{i}" if internals.is_literal(v) else self.arg_names.get(v, f"in{i}")
+            for i, v in enumerate(eqn.invars)
+        ]
+        names = [n if names.index(n) == i else f"{n}_{i}" for i, n in enumerate(names)]
+        self.origin_eqn = eqn
+        origin = build_origin(
+            eqn,
+            names,
+            ins,
+            outs,
+            where.path,
+            where.shard,
+            devices,
+            where.rule,
+            self.kind,
+            scope=where.scope,
+        )
+        if eqn.primitive.name == "scan" and not internals.SCAN_LAYOUT:
+            origin = replace(origin, notes=(*origin.notes, UNREAD_SCAN))
+        return origin
+
+
+def _is_var(atom: Any) -> bool:
+    return not internals.is_literal(atom) and not internals.is_dropped(atom)
+
+
+def _stack(value: Any, shard: ShardContext | None) -> Any:
+    """A value every device of ``shard`` holds whole, as one row per device."""
+    if shard is None:
+        return value
+    array = np.asarray(value)
+    return np.broadcast_to(array[None], (shard.mesh.devices.size, *array.shape))
+
+
+def _take(value: Any, index: int, shard: ShardContext | None) -> Any:
+    return value[:, index] if shard is not None else value[index]
+
+
+# --- opening compound equations ------------------------------------------------------------
+
+
+def _walk_call(
+    search: _Search, eqn: Any, ins: list[Any], where: _Where
+) -> tuple[Origin | None, list[Any]]:
+    """Search inside a call-like equation: its origin, else ``None`` and its outputs."""
+    params = eqn.params
+    sub = next(params[k] for k in ("jaxpr", "call_jaxpr", "fun_jaxpr") if k in params)
+    rule = CALLS[eqn.primitive.name]
+    inner = replace(where.inside(eqn), rule=rule or where.rule)
+    origin, outs = search.walk(search.level(sub, inner), ins, inner)
+    return origin, outs
+
+
+def _open_scan(search: _Search, eqn: Any, ins: list[Any], where: _Where) -> Origin | None:
+    layout = internals.scan_layout(eqn)
+    if layout is None:
+        return None  # this JAX's scan form is not read: the scan itself is reported
+    level = search.level(layout.body, where)
+    consts = [ins[i] for i in layout.consts]
+    carry = [ins[i] for i in layout.carry]
+    xs = [ins[i] for i in layout.xs]
+    outvars = list(level.jaxpr.outvars)
+    for step in range(layout.length):
+        i = layout.length - 1 - step if layout.reverse else step
+        inputs = [*consts, *carry, *[_take(x, i, where.shard) for x in xs]]
+        outs = level.run(0, len(level.eqns), level.environment(inputs), outvars)
+        if search.bad(outs, where).any():
+            return search.search(level, inputs, where.step(f"scan iteration {i}"))
+        search.count(len(level.eqns), eqn)
+        carry = [outs[k] for k in layout.carry_out]
+    return None
+
+
+def _open_while(search: _Search, eqn: Any, ins: list[Any], where: _Where) -> Origin | None:
+    params = eqn.params
+    cond = search.level(params["cond_jaxpr"], where)
+    body = search.level(params["body_jaxpr"], where)
+    cond_count, body_count = params["cond_nconsts"], params["body_nconsts"]
+    cond_consts = ins[:cond_count]
+    body_consts = ins[cond_count : cond_count + body_count]
+    carry = ins[cond_count + body_count :]
+    iteration = 0
+    while True:
+        cond_inputs = [*cond_consts, *carry]
+        (go,) = cond.run(0, len(cond.eqns), cond.environment(cond_inputs), cond.jaxpr.outvars)
+        active = np.asarray(go)
+        if not active.any():
+            return None
+        inputs = [*body_consts, *carry]
+        outs = body.run(0, len(body.eqns), body.environment(inputs), body.jaxpr.outvars)
+        if (search.bad(outs, where) & active).any():
+            return search.search(body, inputs, where.step(f"while iteration {iteration}"))
+        search.count(len(cond.eqns) + len(body.eqns), eqn)
+        carry = [_where_active(active, new, old) for new, old in zip(outs, carry, strict=True)]
+        iteration += 1
+
+
+def _where_active(active: np.ndarray, new: Any, old: Any) -> Any:
+    """Per device in a shard context, the new carry where that device's loop went on."""
+    if active.ndim == 0:
+        return new
+    mask = active.reshape(active.shape + (1,) * (np.ndim(new) - 1))
+    return jax.numpy.where(mask, new, old)
+
+
+def _open_cond(search: _Search, eqn: Any, ins: list[Any], where: _Where) -> Origin | None:
+    branches = eqn.params["branches"]
+    index = np.unique(np.asarray(ins[0]))
+    if index.size != 1:
+        return None  # devices took different branches: the cond itself is reported
+    k = int(np.clip(index[0], 0, len(branches) - 1))
+    label = (
+        f"cond {'true' if k else 'false'} branch" if len(branches) == 2 else f"switch branch {k}"
+    )
+    inner = where.step(label)
+    return search.search(search.level(branches[k], inner), ins[1:], inner)
+
+
+def _open_shard_map(search: _Search, eqn: Any, ins: list[Any], where: _Where) -> Origin | None:
+    if where.shard is not None:
+        return None
+    mesh, in_specs, manual = internals.shard_map_params(eqn)
+    if not isinstance(mesh, jax.sharding.Mesh) or manual != frozenset(mesh.axis_names):
+        return None
+    shard = ShardContext(mesh, tuple(mesh.axis_names))
+    split = internals.shard_map_unchecked(
+        lambda *xs: [x[None] for x in xs],
+        mesh,
+        in_specs=in_specs,
+        out_specs=[shard.spec for _ in ins],
+    )
+    rows = jax.jit(split)(*ins)
+    inner = replace(where, shard=shard)
+    return search.search(search.level(eqn.params["jaxpr"], inner), rows, inner)
+
+
+_OPENERS: dict[str, Callable[[_Search, Any, list[Any], _Where], Origin | None]] = {
+    "scan": _open_scan,
+    "while": _open_while,
+    "cond": _open_cond,
+    "shard_map": _open_shard_map,
+}
+
+
+# --- the public entry point -----------------------------------------------------------------
+
+_CHECK_FLAGS = ("jax_debug_nans", "jax_debug_infs")
+
+_Traced = tuple[Callable[..., Any], tuple[Any, ...], dict[str, Any], Any]
+"""The function, its arguments and the caller's line, for the backward-rule trace."""
+
+
+@contextlib.contextmanager
+def _checks_off() -> Iterator[None]:
+    """JAX's own NaN/Inf checks off during the search (its values are meant to hold NaNs).
+
+    The flags are set and put back globally: JAX's thread-local ``jax.debug_nans(False)``
+    block leaves its post-call check off for the thread afterwards, even when the flag is on.
+    """
+    saved = {flag: bool(getattr(jax.config, flag)) for flag in _CHECK_FLAGS}
+    for flag, value in saved.items():
+        if value:
+            jax.config.update(flag, False)
+    try:
+        yield
+    finally:
+        for flag, value in saved.items():
+            if value:
+                jax.config.update(flag, True)
+
+
+def find_nonfinite(fun: Callable[..., Any], *args: Any, **kwargs: Any) -> NonfiniteReport:
+    """Run ``fun(*args, **kwargs)`` equation by equation and report where a NaN or Inf first appears.
+
+    When the first non-finite value is an infinity, the report also names the first NaN
+    (an infinite derivative often turns into a NaN gradient only in the backward pass).
+
+    ``fun`` is any JAX-transformable callable (``jit``, ``grad``, ``vmap``, ``shard_map`` and
+    their compositions). Prints and callbacks inside are not run; the report lists them.
+    """
+    if not callable(fun):
+        raise TypeError(f"find_nonfinite needs a callable, got {type(fun).__name__}")
+    if not internals.JAXPR_EVAL:
+        raise RuntimeError(
+            "find_nonfinite cannot evaluate equations on this JAX (see %jaxdbg status)"
+        )
+    caller = user_call_site()
+    named = argument_leaves(args, kwargs)
+    name = getattr(fun, "__name__", None) or type(fun).__name__
+    traced: _Traced = (fun, args, kwargs, caller)
+    with _checks_off():
+        closed = jax.make_jaxpr(fun)(*args, **kwargs)
+        if not closed.jaxpr.eqns:
+            raise ValueError(
+                f"{name} traces to no equations: its outputs are its inputs or constants, "
+                "so there is nothing to search"
+            )
+        stripped = Stripped()
+        jaxpr = strip_callbacks(closed.jaxpr, stripped)
+        skipped = tuple(line for eqn in stripped.equations for line in source_lines(eqn)[:1])
+        total = count_equations(jaxpr)
+        bad_args = tuple(s for s in (summarize(n, v) for n, v in named) if not s.finite)
+        if bad_args:
+            return NonfiniteReport(name, 0, total, None, bad_args, skipped)
+        ticker = Ticker(name, total, progress_sink())
+        try:
+            found = _locate(jaxpr, closed.consts, named, ticker, traced)
+        except KeyboardInterrupt:
+            found = None  # raised below, so the search's frames and values go with this one
+        if found is None:
+            raise KeyboardInterrupt(_interrupted(ticker.finish("interrupted")))
+        ticker.finish("done")
+        checked, origin, nan_origin = found
+    return NonfiniteReport(name, checked, total, origin, (), skipped, nan_origin)
+
+
+def _locate(
+    jaxpr: Any, consts: list[Any], named: list[tuple[str, Any]], ticker: Ticker, traced: _Traced
+) -> tuple[int, Origin | None, Origin | None]:
+    """The equations checked, the first non-finite origin and, after an infinity, the first NaN's."""
+    leaves = [v if isinstance(v, jax.Array) else jax.numpy.asarray(v) for _, v in named]
+    arg_names = dict(zip(jaxpr.invars, _local_names(jaxpr, named), strict=True))
+    search = _Search(arg_names, "nonfinite", ticker)
+    origin = search.search(Level(jaxpr, consts, None), leaves, _Where())
+    if origin is not None:
+        origin = with_backward_rule(origin, search.origin_eqn, jaxpr, *traced)
+    nan_origin = None
+    if origin is not None and not any(s.nan for s in origin.outputs):
+        nan_search = _Search(arg_names, "nan", ticker)
+        nan_origin = nan_search.search(Level(jaxpr, consts, None, "nan"), leaves, _Where())
+        if nan_origin is not None:
+            nan_origin = with_backward_rule(nan_origin, nan_search.origin_eqn, jaxpr, *traced)
+    return search.checked, origin, nan_origin
+
+
+def _local_names(jaxpr: Any, named: list[tuple[str, Any]]) -> list[str]:
+    """Each argument's name as a local: the parameter's own name where the trace kept one that
+    is an identifier (``x``, ``lr``), else its path (``arg0``, ``arg1['w']``)."""
+    kept = internals.argument_names(jaxpr) or (None,) * len(named)
+    return [
+        own if own is not None and own.isidentifier() else path
+        for own, (path, _) in zip(kept, named, strict=True)
+    ]
+
+
+def _interrupted(reading: SearchProgress) -> str:
+    """What an interrupted search says: how far it went, and that JAX's checks are back."""
+    where = f", at {reading.line.describe()}" if reading.line is not None else ""
+    return (
+        f"find_nonfinite({reading.function}) stopped after {reading.checked:,} equations "
+        f"checked in {reading.seconds:.1f} s{where}; JAX's jax_debug_nans and jax_debug_infs "
+        "are as they were"
+    )

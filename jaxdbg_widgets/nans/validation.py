@@ -1,0 +1,43 @@
+"""The arguments of a search, checked and named: live arrays only, each with a readable path."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import jax
+
+from jaxdbg_widgets.core import _jax_internals as internals
+
+
+def _leaf_name(path: tuple[Any, ...]) -> str:
+    """``arg0``, ``arg1['w']``, ``lr`` for a leaf of ``(args, kwargs)``."""
+    kind, rest = path[0], path[1:]
+    head = rest[0]
+    first = f"arg{head.idx}" if kind.idx == 0 else str(head.key)
+    return first + jax.tree_util.keystr(tuple(rest[1:]))
+
+
+def argument_leaves(args: tuple[Any, ...], kwargs: dict[str, Any]) -> list[tuple[str, Any]]:
+    """Every leaf of ``(args, kwargs)`` named, in the order ``jax.make_jaxpr`` flattens them.
+
+    Raises ``TypeError`` for a leaf JAX cannot stage as an array and ``ValueError`` for a
+    deleted or donated buffer, since the search must read every argument's values.
+    """
+    named = []
+    for path, leaf in jax.tree_util.tree_flatten_with_path((args, kwargs))[0]:
+        name = _leaf_name(path)
+        deleted = getattr(leaf, "is_deleted", None)
+        if callable(deleted) and deleted():
+            raise ValueError(
+                f"argument {name} was deleted or donated before the search; find_nonfinite "
+                "reads every argument's values, so pass live arrays (call it before a "
+                "function that donates them, or on copies)"
+            )
+        if not internals.is_array_like(leaf):
+            raise TypeError(
+                f"argument {name} is a {type(leaf).__name__}, not an array: find_nonfinite "
+                "passes every argument to the program (bind other values with "
+                "functools.partial)"
+            )
+        named.append((name, leaf))
+    return named

@@ -1,0 +1,59 @@
+"""The print log widget's JSON, declared once: the rows and counts the kernel sends and the
+filter the browser sets.
+
+``js/printlog.js`` declares the same shapes as JSDoc ``@typedef``s under the same names, and
+``tests/unit/test_widget_schema.py`` checks that the two agree.
+"""
+
+from __future__ import annotations
+
+from typing import TypedDict
+
+from jaxdbg_widgets.pictures.schema import PicturesView
+
+__all__ = ["NoPictures", "PrintLogModel", "PrintPictures", "PrintRow", "PrintStats"]
+
+
+class PrintRow(TypedDict):
+    """One print as the table shows it; ``cell`` is None outside a cell."""
+
+    index: int
+    cell: int | None
+    time: str
+    site: str
+    text: str
+    values: str
+    arrays: int
+
+
+class PrintStats(TypedDict):
+    """How many prints were seen, kept, dropped and matched, and the log's capacity."""
+
+    seen: int
+    kept: int
+    dropped: int
+    matched: int
+    capacity: int
+
+
+class PrintPictures(TypedDict):
+    """The pictures of the arrays one print carried; ``index`` is the print's."""
+
+    index: int
+    view: PicturesView
+
+
+class NoPictures(TypedDict):
+    """No print expanded: an empty object."""
+
+
+class PrintLogModel(TypedDict):
+    """The widget's synced state: the newest matching rows, the counts, the filter, the limit,
+    the expanded print (-1: none) and its pictures."""
+
+    rows: list[PrintRow]
+    stats: PrintStats
+    query: str
+    limit: int
+    expanded: int
+    pictures: PrintPictures | NoPictures

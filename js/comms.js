@@ -1,0 +1,441 @@
+// The communication widget: the user's source with each line annotated by its collectives, a
+// click (or Enter) on a line lists them and draws their operand and result shardings, and a
+// heatmap shows the bytes each device sends per step.
+import sharding from "./sharding.js";
+import {
+  HEAT_GAP_PX,
+  deviceTip,
+  expandCollectives,
+  heatCellPx,
+  heatPlaceAt,
+  heatPlaces,
+  lineAnnotation,
+  linePositions,
+  placesByLevel,
+  stepLine,
+} from "./comms_model.js";
+import { element, keepKeys } from "./dom.js";
+import { humanBytes, localModel } from "./memory_model.js";
+
+// The JSON the kernel sends (`view`, `line_view`) and the traits the widget sets, declared once
+// here and once in jaxdbg_widgets/comms/schema.py under the same names; a unit test checks that
+// they agree.
+
+/** @typedef {import("./sharding.js").ShardingView} ShardingView */
+
+/**
+ * One source line's collectives (positions in `collectives`), bytes per step and loops.
+ * @typedef {Object} CommsLine
+ * @property {string} file
+ * @property {number|null} line
+ * @property {string} function
+ * @property {string} origin
+ * @property {string} label
+ * @property {Array<string>} callers
+ * @property {number} sent
+ * @property {string} human
+ * @property {Array<number>} collectives
+ * @property {Array<number>} loops
+ */
+
+/**
+ * One file's annotated lines with a little context, as `[number, text]`.
+ * @typedef {Object} CommsSource
+ * @property {string} file
+ * @property {string} name
+ * @property {Array<[number, string]>} lines
+ */
+
+/**
+ * The bytes-sent heatmap: grid, `[row, col, device position]` places, and each device as
+ * `[id, bytes, level]` with `level` indexing `palette` and `text`.
+ * @typedef {Object} CommsHeat
+ * @property {number} rows
+ * @property {number} cols
+ * @property {string} row_label
+ * @property {string} col_label
+ * @property {string} title
+ * @property {Array<[number, number, number]>} cells
+ * @property {Array<[number, number, number]>} devices
+ * @property {Array<string>} palette
+ * @property {Array<string>} text
+ * @property {[string, string, string]} ticks
+ */
+
+/**
+ * XLA's memory analysis per device as `[label, text]` rows, the peak and notes.
+ * @typedef {Object} CommsMemory
+ * @property {Array<[string, string]>} rows
+ * @property {string} peak
+ * @property {Array<string>} notes
+ */
+
+/**
+ * The arguments' mesh: axis names, sizes and axis types.
+ * @typedef {Object} CommsMesh
+ * @property {Array<string>} axes
+ * @property {Array<number>} shape
+ * @property {Array<string>} types
+ */
+
+/**
+ * Everything the map draws; a collective is `[kind, name, result, sent, axes, group size,
+ * executions per step, line]`.
+ * @typedef {Object} CommsView
+ * @property {string} head
+ * @property {string} name
+ * @property {number} partitions
+ * @property {number} instructions
+ * @property {Array<string>} summary
+ * @property {Array<string>} kinds
+ * @property {Array<string>} axes
+ * @property {Array<[number, string, string, number, number, number, number|null, number]>} collectives
+ * @property {Array<CommsLine>} lines
+ * @property {Array<CommsSource>} sources
+ * @property {Array<[string, number, string]>} axis_totals
+ * @property {CommsHeat} heat
+ * @property {Array<[string, string, string, string]>} inputs
+ * @property {Array<[string, string, string, string]>} outputs
+ * @property {Array<[string, string, string]>} mismatches
+ * @property {CommsMemory|null} memory
+ * @property {Array<[string, string]>} remat
+ * @property {Array<[string, string, string]>} unread
+ * @property {CommsMesh|null} mesh
+ * @property {Array<string>} notes
+ */
+
+/**
+ * One collective's operand and result sharding diagrams, or a note saying why there are none.
+ * @typedef {Object} CollectiveDiagrams
+ * @property {number} collective
+ * @property {string} title
+ * @property {string} note
+ * @property {ShardingView|null} operand
+ * @property {ShardingView|null} result
+ */
+
+/**
+ * The selected line's diagrams; `more` counts its collectives left out.
+ * @typedef {Object} LineDiagrams
+ * @property {number} line
+ * @property {Array<CollectiveDiagrams>} items
+ * @property {number} more
+ */
+
+/**
+ * No line selected: an empty object.
+ * @typedef {Object} NoLine
+ */
+
+/**
+ * The widget's synced state: the view, the selected line and its diagrams.
+ * @typedef {Object} CommsModel
+ * @property {CommsView} view
+ * @property {number} line
+ * @property {LineDiagrams|NoLine} line_view
+ */
+
+const ROW_LIMIT = 200;
+const LABEL_LIMIT = 64;
+
+function table(headers, rows) {
+  const node = element("table", "jdw-comms-table");
+  const head = element("tr");
+  for (const name of headers) head.append(element("th", "", name));
+  node.append(head);
+  for (const row of rows) {
+    const tr = element("tr");
+    for (const cell of row) tr.append(element("td", "", String(cell)));
+    node.append(tr);
+  }
+  return node;
+}
+
+function lineButton(view, index, rows, text, number) {
+  const line = view.lines[index];
+  const node = element("div", "jdw-comms-line jdw-comms-hot");
+  node.dataset.line = String(index);
+  node.tabIndex = -1;
+  node.setAttribute("role", "button");
+  node.title = `${line.label}: click for its collectives and shardings`;
+  node.append(
+    element("span", "jdw-comms-no", number === null ? "" : String(number)),
+    element("span", "jdw-comms-code", text),
+    element("span", "jdw-comms-note", lineAnnotation(line, rows)),
+  );
+  return node;
+}
+
+function drawSource(view, rows) {
+  const box = element("div", "jdw-comms-source");
+  const places = linePositions(view);
+  const drawn = new Set();
+  for (const source of view.sources) {
+    box.append(element("div", "jdw-comms-title", source.name));
+    const listing = element("div", "jdw-comms-listing");
+    for (const [number, text] of source.lines) {
+      const index = places.get(`${source.file}:${number}`);
+      if (index === undefined) {
+        const plain = element("div", "jdw-comms-line");
+        plain.append(
+          element("span", "jdw-comms-no", String(number)),
+          element("span", "jdw-comms-code", text),
+        );
+        listing.append(plain);
+      } else {
+        drawn.add(index);
+        listing.append(lineButton(view, index, rows, text, number));
+      }
+    }
+    box.append(listing);
+  }
+  const loose = view.lines.map((line, index) => [line, index]).filter(([, i]) => !drawn.has(i));
+  if (loose.length) {
+    box.append(element("div", "jdw-comms-title", "lines whose source is not shown here"));
+    for (const [line, index] of loose) {
+      const text = line.line === null ? `${line.label} (no line in the HLO)` : line.label;
+      box.append(lineButton(view, index, rows, text, null));
+    }
+  }
+  return box;
+}
+
+function drawHeat(heat) {
+  const figure = element("figure", "jdw-comms-heat");
+  const caption = [heat.title, heat.col_label && `${heat.col_label} →`].filter(Boolean).join(" · ");
+  figure.append(element("figcaption", "", `bytes sent per device per step · ${caption}`));
+  figure.append(heat.devices.length <= LABEL_LIMIT ? drawCells(heat) : drawCanvas(heat));
+  const [low, mid, high] = heat.ticks;
+  const legend = element("div", "jdw-comms-legend");
+  const bar = element("span", "jdw-comms-bar");
+  bar.style.background = `linear-gradient(to right, ${heat.palette.join(", ")})`;
+  bar.title = `${mid} at the middle`;
+  legend.append(element("span", "", low), bar, element("span", "", high));
+  figure.append(legend);
+  return figure;
+}
+
+/** A small mesh: one labelled element per device. */
+function drawCells(heat) {
+  const grid = element("div", "jdw-comms-grid");
+  grid.style.gridTemplateColumns = `repeat(${heat.cols}, minmax(1.4em, max-content))`;
+  // Cells listed row by row with no holes are placed by the grid itself: far less layout work.
+  const dense = heat.cells.every(([row, col], i) => row * heat.cols + col === i);
+  for (const [row, col, position] of heat.cells) {
+    const device = heat.devices[position];
+    const [id, , level] = device;
+    const cell = element("div", "jdw-comms-cell", String(id));
+    if (!dense) {
+      cell.style.gridRow = String(row + 1);
+      cell.style.gridColumn = String(col + 1);
+    }
+    cell.style.background = heat.palette[level];
+    cell.style.color = heat.text[level];
+    cell.title = deviceTip(device);
+    grid.append(cell);
+  }
+  return grid;
+}
+
+/** A large mesh: one canvas, filled one heat level at a time; the tooltip follows the pointer. */
+function drawCanvas(heat) {
+  const cell = heatCellPx(heat.cols);
+  const step = cell + HEAT_GAP_PX;
+  const width = heat.cols * step;
+  const height = heat.rows * step;
+  const ratio = globalThis.devicePixelRatio || 1;
+  const canvas = element("canvas", "jdw-comms-canvas");
+  canvas.width = Math.ceil(width * ratio);
+  canvas.height = Math.ceil(height * ratio);
+  canvas.style.width = `${width}px`;
+  canvas.style.height = `${height}px`;
+  canvas.dataset.devices = String(heat.cells.length);
+  canvas.setAttribute("role", "img");
+  canvas.setAttribute("aria-label", `bytes sent by each of ${heat.cells.length} devices`);
+  const places = heatPlaces(heat);
+  const ctx = canvas.getContext("2d");
+  if (ctx) {
+    ctx.scale(ratio, ratio);
+    for (const [level, batch] of placesByLevel(heat, places)) {
+      ctx.fillStyle = heat.palette[level];
+      for (const place of batch) {
+        ctx.fillRect((place % heat.cols) * step, Math.floor(place / heat.cols) * step, cell, cell);
+      }
+    }
+  }
+  canvas.addEventListener("mousemove", (event) => {
+    const box = canvas.getBoundingClientRect();
+    const place = heatPlaceAt(heat, event.clientX - box.left, event.clientY - box.top, cell);
+    const position = place < 0 ? -1 : places[place];
+    canvas.title = position < 0 ? "" : deviceTip(heat.devices[position]);
+  });
+  const scroll = element("div", "jdw-comms-grid");
+  scroll.append(canvas);
+  return scroll;
+}
+
+function drawFacts(view) {
+  const box = element("div", "jdw-comms-facts");
+  if (view.axis_totals.length) {
+    box.append(element("div", "jdw-comms-title", "bytes sent per device per step, by mesh axes"));
+    box.append(table(["axes", "sent"], view.axis_totals.map(([label, , human]) => [label, human])));
+  }
+  const shardings = [
+    ...view.inputs.map((row) => ["input", ...row]),
+    ...view.outputs.map((row) => ["output", ...row]),
+  ];
+  if (shardings.length) {
+    box.append(element("div", "jdw-comms-title", "program shardings"));
+    if (view.mesh) {
+      const axes = view.mesh.axes.map((a, i) => `${a}=${view.mesh.shape[i]}`).join(" ");
+      const types = view.mesh.types.length ? ` (${view.mesh.types.join(", ")})` : "";
+      box.append(element("div", "jdw-comms-dim", `mesh ${axes}${types}`));
+    }
+    box.append(table(["", "path", "shape", "dtype", "sharding"], shardings.slice(0, ROW_LIMIT)));
+    if (shardings.length > ROW_LIMIT) {
+      const more = `the first ${ROW_LIMIT} of ${shardings.length} inputs and outputs`;
+      box.append(element("div", "jdw-comms-dim", more));
+    }
+  }
+  for (const [path, now, want] of view.mismatches) {
+    const text = `${path}: now ${now}, the program expects ${want}: copied before every call`;
+    box.append(element("div", "jdw-comms-warn", text));
+  }
+  if (view.memory) {
+    box.append(element("div", "jdw-comms-title", "XLA memory analysis, per device"));
+    box.append(table(["", "bytes"], [...view.memory.rows, ["peak estimate", view.memory.peak]]));
+    for (const note of view.memory.notes) box.append(element("div", "jdw-comms-dim", note));
+  }
+  for (const [text, where] of view.remat) {
+    box.append(element("div", "jdw-comms-warn", `${where || "no line named"}: ${text}`));
+  }
+  if (view.unread.length) {
+    const title = `unread: ${view.unread.length} instruction(s) not counted`;
+    box.append(element("div", "jdw-comms-title jdw-comms-warn", title));
+    box.append(table(["instruction", "opcode", "why"], view.unread.slice(0, 50)));
+  }
+  for (const note of view.notes) box.append(element("div", "jdw-comms-dim", note));
+  return box;
+}
+
+/** Draws the model's `view` ({@link CommsModel}) in `el`; a pick sets `line`. */
+function render({ model, el }) {
+  const view = model.get("view");
+  const rows = expandCollectives(view);
+  const root = element("div", "jdw-comms");
+  keepKeys(root); // arrow keys move between lines, not cells
+  root.append(element("div", "jdw-comms-head", view.head));
+  for (const sentence of view.summary) root.append(element("div", "jdw-comms-summary", sentence));
+  const source = drawSource(view, rows);
+  const detail = element("div", "jdw-comms-detail");
+  detail.setAttribute("aria-live", "polite");
+  root.append(source, detail, drawHeat(view.heat), drawFacts(view));
+  el.append(root);
+
+  const lineNodes = [...root.querySelectorAll(".jdw-comms-hot")];
+  const order = lineNodes.map((node) => Number(node.dataset.line));
+  if (lineNodes.length) lineNodes[0].tabIndex = 0;
+  const closers = [];
+
+  function closeDiagrams() {
+    while (closers.length) closers.pop()();
+  }
+
+  function showLine() {
+    closeDiagrams();
+    detail.replaceChildren();
+    const index = model.get("line");
+    for (const node of lineNodes) {
+      node.classList.toggle("jdw-comms-on", Number(node.dataset.line) === index);
+    }
+    if (index < 0 || index >= view.lines.length) return;
+    const line = view.lines[index];
+    const where = line.function ? `${line.label} (${line.function})` : line.label;
+    detail.append(element("div", "jdw-comms-title", where));
+    if (line.callers.length) {
+      detail.append(element("div", "jdw-comms-dim", `called from ${line.callers.join(" ← ")}`));
+    }
+    const picked = line.collectives.slice(0, ROW_LIMIT).map((i) => {
+      const row = rows[i];
+      const loop = row.executions ? `×${row.executions}` : row.executions === null ? "×?" : "";
+      return [row.kind, row.name, row.result, humanBytes(row.sent), row.axes, row.group, loop];
+    });
+    detail.append(table(["kind", "instruction", "result", "sent", "axes", "group", "loop"], picked));
+    const diagrams = model.get("line_view");
+    if (!diagrams || diagrams.line !== index) {
+      detail.append(element("div", "jdw-comms-dim", "drawing shardings…"));
+      return;
+    }
+    for (const item of diagrams.items) {
+      const box = element("div", "jdw-comms-item");
+      box.append(element("div", "jdw-comms-title", item.title));
+      box.append(element("div", "jdw-comms-dim", item.note));
+      const pair = element("div", "jdw-comms-pair");
+      for (const [label, sub] of [["operand", item.operand], ["result", item.result]]) {
+        if (!sub) continue;
+        const host = element("div", "jdw-comms-diagram");
+        host.append(element("div", "jdw-comms-dim", label));
+        const inner = element("div");
+        host.append(inner);
+        pair.append(host);
+        const close = sharding.render({
+          model: localModel({ view: sub, selected: [], zoom: 1 }),
+          el: inner,
+        });
+        if (close) closers.push(close);
+      }
+      box.append(pair);
+      detail.append(box);
+    }
+    if (diagrams.more) {
+      detail.append(element("div", "jdw-comms-dim", `and ${diagrams.more} more collectives`));
+    }
+  }
+
+  function pick(index) {
+    model.set("line", model.get("line") === index ? -1 : index);
+    model.save_changes();
+  }
+
+  function lineOf(target) {
+    const node = target.closest?.(".jdw-comms-hot");
+    return node && root.contains(node) ? Number(node.dataset.line) : null;
+  }
+
+  source.addEventListener("click", (event) => {
+    const index = lineOf(event.target);
+    if (index !== null) pick(index);
+  });
+  source.addEventListener("keydown", (event) => {
+    const index = lineOf(event.target);
+    if (index === null) return;
+    if (event.key === "Enter" || event.key === " ") {
+      event.preventDefault();
+      pick(index);
+      return;
+    }
+    const next = stepLine(order, index, event.key);
+    if (next === null || next === index) return;
+    event.preventDefault();
+    const node = lineNodes[order.indexOf(next)];
+    node.tabIndex = 0;
+    event.target.tabIndex = -1;
+    node.focus();
+  });
+  root.addEventListener("keydown", (event) => {
+    if (event.key !== "Escape") return;
+    model.set("line", -1);
+    model.save_changes();
+  });
+
+  model.on("change:line", showLine);
+  model.on("change:line_view", showLine);
+  showLine();
+  return () => {
+    closeDiagrams();
+    model.off("change:line", showLine);
+    model.off("change:line_view", showLine);
+  };
+}
+
+export default { render };

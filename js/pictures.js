@@ -1,0 +1,480 @@
+// The pictures widget: each array a colour-mapped PNG with its shard overlay, colour bar,
+// special-value counts and histogram. Hover or arrow keys show a cell's index and exact value
+// (asked of the kernel when the panel does not carry it); a click on a shard lights its
+// devices; sliders pick a leading slice.
+import { element, keepKeys } from "./dom.js";
+import {
+  cellAt,
+  indexText,
+  inlineValue,
+  lineRuns,
+  moveCell,
+  panelSize,
+  pointOf,
+  shardAt,
+  shardDevices,
+  shardText,
+} from "./pictures_model.js";
+
+// The JSON the kernel sends and the messages the widget sends, declared once here and once in
+// jaxdbg_widgets/pictures/schema.py under the same names; a unit test checks that they agree.
+
+/**
+ * One image: its title, leading index, PNG, reduced size, its shards (numbers into the
+ * picture's `shards`), `[row, col, special]` rings around a few NaN (0), +Inf (1) or -Inf (2)
+ * cells so one such pixel is seen at once, and, when small and unreduced, every cell's exact
+ * value.
+ * @typedef {Object} PanelView
+ * @property {string} title
+ * @property {Array<number>} index
+ * @property {string} png
+ * @property {number} width
+ * @property {number} height
+ * @property {Array<number>} shards
+ * @property {Array<[number, number, number]>} marks
+ * @property {Array<string>|null} values
+ */
+
+/**
+ * The colour map, its two ends as numbers and text, and colour-bar stops.
+ * @typedef {Object} ScaleView
+ * @property {string} cmap
+ * @property {number} vmin
+ * @property {number} vmax
+ * @property {string} low
+ * @property {string} high
+ * @property {Array<string>} stops
+ * @property {boolean} diverging
+ */
+
+/**
+ * NaN, +Inf or -Inf: its name, colour and count.
+ * @typedef {Object} SpecialView
+ * @property {string} name
+ * @property {string} color
+ * @property {number} count
+ */
+
+/**
+ * Counts of finite values per bin, the range's ends as text, the sampling step.
+ * @typedef {Object} HistogramView
+ * @property {Array<number>} counts
+ * @property {string} low
+ * @property {string} high
+ * @property {number} step
+ */
+
+/**
+ * A shard's rows and columns (`[start, stop)` in full-resolution cells), label, devices.
+ * @typedef {Object} ShardView
+ * @property {[number, number]} rows
+ * @property {[number, number]} cols
+ * @property {string} label
+ * @property {Array<number>} devices
+ */
+
+/**
+ * A leading axis drawn as a slider: its dimension, size and shown index.
+ * @typedef {Object} SliderView
+ * @property {number} dim
+ * @property {number} size
+ * @property {number} value
+ */
+
+/**
+ * One array's picture: what it is, how it is laid out and reduced, and its legend.
+ * @typedef {Object} PictureView
+ * @property {string} path
+ * @property {string} title
+ * @property {string} label
+ * @property {"scalar"|"strip"|"grid"} layout
+ * @property {Array<number>} shape
+ * @property {string} dtype
+ * @property {Array<string>} summary
+ * @property {string} scalar
+ * @property {[number, number]} grid
+ * @property {[number, number]} factor
+ * @property {Array<PanelView>} panels
+ * @property {number} hidden
+ * @property {Array<SliderView>} sliders
+ * @property {ScaleView} scale
+ * @property {Array<SpecialView>} specials
+ * @property {HistogramView} histogram
+ * @property {Array<ShardView>} shards
+ * @property {string} spec
+ * @property {Array<number|null>|null} line
+ */
+
+/**
+ * Every picture of one `show` call, and the leaves that were not drawn.
+ * @typedef {Object} PicturesView
+ * @property {Array<PictureView>} pictures
+ * @property {Array<string>} skipped
+ */
+
+/**
+ * The kernel's answer to a hovered cell: where, and the exact value there.
+ * @typedef {Object} Probe
+ * @property {number} picture
+ * @property {number} panel
+ * @property {Array<number>} index
+ * @property {string} text
+ */
+
+/**
+ * No cell asked about yet: an empty object.
+ * @typedef {Object} NoProbe
+ */
+
+/**
+ * What the browser sends: `probe` asks for the value at `[row, col]` of a panel (full
+ * resolution); `slide` shows leading index `index` of a picture drawn with sliders.
+ * @typedef {Object} PictureMessage
+ * @property {"probe"|"slide"} event
+ * @property {number} picture
+ * @property {number} panel
+ * @property {Array<number>} index
+ */
+
+/**
+ * The widget's synced state: the view and the last probe's answer.
+ * @typedef {Object} PicturesModel
+ * @property {PicturesView} view
+ * @property {Probe|NoProbe} probe
+ */
+
+const SVG = "http://www.w3.org/2000/svg";
+const HIST_WIDTH = 160;
+const HIST_HEIGHT = 40;
+const DEVICE_CHIPS = 32;
+
+function svgElement(tag, attributes) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, String(value));
+  return node;
+}
+
+/** The colour bar, histogram and special-value counts beside a picture's panels. */
+function drawSide(picture) {
+  const side = element("div", "jdw-pic-side");
+  const bar = element("div", "jdw-pic-bar");
+  bar.style.background = `linear-gradient(to right, ${picture.scale.stops.join(", ")})`;
+  const ends = element("div", "jdw-pic-ends");
+  ends.append(
+    element("span", "", picture.scale.low),
+    element("span", "", picture.scale.cmap),
+    element("span", "", picture.scale.high),
+  );
+  side.append(bar, ends);
+  const { counts, step, low, high } = picture.histogram;
+  if (counts.length) {
+    const sampled = step > 1 ? `, 1 in ${step}` : "";
+    side.append(element("div", "jdw-pic-note", `histogram of finite values${sampled}`));
+    const svg = svgElement("svg", { width: HIST_WIDTH, height: HIST_HEIGHT, class: "jdw-pic-hist" });
+    const top = Math.max(...counts) || 1;
+    const width = HIST_WIDTH / counts.length;
+    counts.forEach((count, i) => {
+      if (!count) return;
+      const h = (HIST_HEIGHT * count) / top;
+      svg.append(
+        svgElement("rect", { x: i * width, y: HIST_HEIGHT - h, width: Math.max(width - 1, 1), height: h }),
+      );
+    });
+    const histEnds = element("div", "jdw-pic-ends");
+    histEnds.append(element("span", "", low), element("span", "", high));
+    side.append(svg, histEnds);
+  }
+  for (const special of picture.specials) {
+    const row = element("div", "jdw-pic-special");
+    const swatch = element("i", "");
+    swatch.style.background = special.color;
+    row.append(swatch, element("span", "", `${special.name} ${special.count}`));
+    side.append(row);
+  }
+  return side;
+}
+
+/** The device chips of a sharded picture; `light(number)` marks those of shard `number` (-1:
+ * none). Past `DEVICE_CHIPS` devices the strip is one line naming the clicked shard, with the
+ * chips of its devices only, so that it does not grow with the device count. */
+function drawDevices(picture) {
+  const strip = element("div", "jdw-pic-devices");
+  const ids = shardDevices(picture);
+  const chip = (id) => element("span", "jdw-pic-device", `device ${id}`);
+  if (ids.length > DEVICE_CHIPS) {
+    const hint = element("span", "jdw-pic-hint", `${ids.length} devices: click a shard to name its devices`);
+    strip.append(hint);
+    const light = (number) => {
+      if (number < 0) {
+        strip.replaceChildren(hint);
+        return;
+      }
+      const shard = picture.shards[number];
+      const chips = shard.devices.map(chip);
+      for (const c of chips) c.classList.add("jdw-pic-lit");
+      strip.replaceChildren(element("span", "jdw-pic-hint", shardText(shard)), ...chips);
+    };
+    return { strip, light };
+  }
+  const chips = new Map(ids.map((id) => [id, chip(id)]));
+  strip.append(...chips.values());
+  const light = (number) => {
+    const lit = number >= 0 ? picture.shards[number].devices : [];
+    for (const [id, c] of chips) c.classList.toggle("jdw-pic-lit", lit.includes(id));
+  };
+  return { strip, light };
+}
+
+/**
+ * One picture without a kernel to ask (the debugger's `p` results): title, summary, panels
+ * with their shard boxes, legend; hovering names the index under the pointer in a tooltip.
+ */
+export function drawPicture(picture) {
+  const figure = element("figure", "jdw-pic-one jdw-pic");
+  figure.append(
+    element("figcaption", "jdw-pic-title", picture.title),
+    element("div", "jdw-pic-sum", picture.summary.join("\n")),
+  );
+  const body = element("div", "jdw-pic-body");
+  const panels = element("div", "jdw-pic-panels");
+  for (const panel of picture.panels) {
+    const { width, height } = panelSize(picture, panel);
+    const holder = element("div", "jdw-pic-panel");
+    if (panel.title) holder.append(element("div", "jdw-pic-ptitle", panel.title));
+    const frame = element("div", "jdw-pic-frame");
+    frame.tabIndex = 0;
+    frame.setAttribute("role", "img");
+    frame.setAttribute("aria-label", picture.label);
+    frame.style.width = `${width}px`;
+    frame.style.height = `${height}px`;
+    const img = element("img", "jdw-pic-img");
+    img.src = panel.png;
+    img.alt = "";
+    frame.append(
+      img,
+      ...markRings(picture, panel),
+      ...panel.shards.map((number) => shardBox(picture, number, width)),
+    );
+    frame.addEventListener("mousemove", (event) => {
+      const cell = cellAt(event.offsetX, event.offsetY, width, height, picture.grid);
+      frame.title = indexText(picture, panel, cell);
+    });
+    holder.append(frame);
+    panels.append(holder);
+  }
+  if (picture.hidden) panels.append(element("div", "jdw-pic-note", `… ${picture.hidden} more slices`));
+  body.append(panels, drawSide(picture));
+  figure.append(body);
+  return figure;
+}
+
+/** Rings around a panel's few special cells, in their special value's colour. */
+function markRings(picture, panel) {
+  return panel.marks.map(([row, col, kind]) => {
+    const ring = element("div", "jdw-pic-mark");
+    ring.style.left = `${(100 * (col + 0.5)) / panel.width}%`;
+    ring.style.top = `${(100 * (row + 0.5)) / panel.height}%`;
+    ring.style.borderColor = picture.specials[kind].color;
+    return ring;
+  });
+}
+
+/** A shard's box over a panel drawn `width` px wide, labelled when there is room. */
+function shardBox(picture, number, width) {
+  const shard = picture.shards[number];
+  const [rows, cols] = picture.grid;
+  const box = element("div", "jdw-pic-shard");
+  box.style.left = `${(100 * shard.cols[0]) / cols}%`;
+  box.style.top = `${(100 * shard.rows[0]) / rows}%`;
+  box.style.width = `${(100 * (shard.cols[1] - shard.cols[0])) / cols}%`;
+  box.style.height = `${(100 * (shard.rows[1] - shard.rows[0])) / rows}%`;
+  box.title = shard.label;
+  if ((width * (shard.cols[1] - shard.cols[0])) / cols >= 40) box.append(element("span", "", shard.label));
+  box.dataset.shard = String(number);
+  return box;
+}
+
+/** Draws the model's `view` ({@link PicturesModel}) in `el`. */
+function render({ model, el }) {
+  const root = element("div", "jdw-pic");
+  keepKeys(root); // arrow keys move within a picture
+  const tip = element("div", "jdw-pic-tip");
+  tip.hidden = true;
+  /** The hovered cell: picture, panel, cell and the key of the probe it waits for. */
+  let hover = null;
+
+  const showTip = (text, x, y) => {
+    tip.textContent = text;
+    tip.style.left = `${x + 12}px`;
+    tip.style.top = `${y + 12}px`;
+    tip.hidden = false;
+  };
+
+  const probeKey = (p, k, cell) => `${p}/${k}/${cell.join(",")}`;
+
+  const hoverCell = (p, k, cell, frame, x, y) => {
+    const picture = model.get("view").pictures[p];
+    const panel = picture.panels[k];
+    const where = indexText(picture, panel, cell);
+    const known = inlineValue(picture, panel, cell);
+    const key = probeKey(p, k, cell);
+    hover = { p, k, cell, key, where, x: (frame.offsetLeft || 0) + x, y: (frame.offsetTop || 0) + y };
+    const probe = model.get("probe");
+    const answered =
+      probe && probe.picture === p && probe.panel === k && probeKey(p, k, cellOf(picture, probe)) === key;
+    if (known !== null) {
+      showTip(`${where} = ${known}`, hover.x, hover.y);
+    } else if (answered) {
+      showTip(`${where} = ${probe.text}`, hover.x, hover.y);
+    } else {
+      showTip(`${where} = …`, hover.x, hover.y);
+      model.send({ event: "probe", picture: p, panel: k, index: cell });
+    }
+  };
+
+  const drawPanel = (p, picture, k, devices, boxes) => {
+    const panel = picture.panels[k];
+    const { width, height } = panelSize(picture, panel);
+    const holder = element("div", "jdw-pic-panel");
+    if (panel.title) holder.append(element("div", "jdw-pic-ptitle", panel.title));
+    const frame = element("div", "jdw-pic-frame");
+    frame.tabIndex = 0;
+    frame.setAttribute("role", "img");
+    frame.setAttribute("aria-label", panel.title ? `${picture.label}, slice ${panel.title}` : picture.label);
+    frame.style.width = `${width}px`;
+    frame.style.height = `${height}px`;
+    const img = element("img", "jdw-pic-img");
+    img.src = panel.png;
+    img.alt = "";
+    img.width = width;
+    img.height = height;
+    frame.append(img, ...markRings(picture, panel));
+    for (const number of panel.shards) {
+      const box = shardBox(picture, number, width);
+      boxes.push(box);
+      frame.append(box);
+    }
+    const pick = (number) => {
+      for (const box of boxes) box.classList.toggle("jdw-pic-picked", box.dataset.shard === String(number));
+      devices.light(number);
+    };
+    const pointer = (event) => cellAt(event.offsetX, event.offsetY, width, height, picture.grid);
+    frame.addEventListener("mousemove", (event) => {
+      const x = event.offsetX;
+      const y = event.offsetY;
+      hoverCell(p, k, pointer(event), frame, x, y);
+    });
+    frame.addEventListener("mouseleave", () => {
+      tip.hidden = true;
+      hover = null;
+    });
+    frame.addEventListener("click", (event) => pick(shardAt(picture, panel, pointer(event))));
+    let cursor = null;
+    frame.addEventListener("keydown", (event) => {
+      if (event.key === "Escape") {
+        tip.hidden = true;
+        return;
+      }
+      if ((event.key === "Enter" || event.key === " ") && cursor) {
+        pick(shardAt(picture, panel, cursor));
+        event.preventDefault();
+        return;
+      }
+      const next = moveCell(cursor ?? [0, 0], event.key, picture.grid, picture.factor);
+      if (!next) return;
+      cursor = cursor ? next : [0, 0];
+      const [x, y] = pointOf(cursor, width, height, picture.grid);
+      hoverCell(p, k, cursor, frame, x, y);
+      event.preventDefault();
+      event.stopPropagation();
+    });
+    holder.append(frame);
+    if (picture.line) {
+      const svg = svgElement("svg", { width, height: 80, class: "jdw-pic-line" });
+      for (const points of lineRuns(picture.line, width, 80)) {
+        svg.append(svgElement("polyline", { points }));
+      }
+      holder.append(svg);
+    }
+    const [rows, cols] = picture.grid;
+    const axis = picture.layout === "strip" ? `${cols} values` : `${rows} rows × ${cols} columns`;
+    holder.append(element("div", "jdw-pic-note", axis));
+    return holder;
+  };
+
+  const drawSliders = (p, picture) => {
+    const box = element("div", "jdw-pic-sliders");
+    const inputs = picture.sliders.map((slider) => {
+      const label = element("label", "jdw-pic-slider");
+      const input = element("input", "");
+      input.type = "range";
+      input.min = "0";
+      input.max = String(slider.size - 1);
+      input.value = String(slider.value);
+      input.setAttribute("aria-label", `dim ${slider.dim}`);
+      const shown = element("span", "", `dim ${slider.dim}: ${slider.value} of ${slider.size}`);
+      label.append(shown, input);
+      box.append(label);
+      return input;
+    });
+    for (const input of inputs) {
+      input.addEventListener("change", () => {
+        const index = inputs.map((i) => Number(i.value));
+        model.send({ event: "slide", picture: p, panel: 0, index });
+      });
+    }
+    return box;
+  };
+
+  const draw = () => {
+    const view = model.get("view");
+    const figures = view.pictures.map((picture, p) => {
+      const figure = element("figure", "jdw-pic-one");
+      figure.append(
+        element("figcaption", "jdw-pic-title", picture.title),
+        element("div", "jdw-pic-sum", picture.summary.join("\n")),
+      );
+      if (picture.layout === "scalar") {
+        const value = element("div", "jdw-pic-scalar", picture.scalar);
+        value.tabIndex = 0;
+        value.setAttribute("aria-label", picture.label);
+        figure.append(value);
+        return figure;
+      }
+      const devices = drawDevices(picture);
+      const boxes = [];
+      const body = element("div", "jdw-pic-body");
+      const panels = element("div", "jdw-pic-panels");
+      picture.panels.forEach((_, k) => panels.append(drawPanel(p, picture, k, devices, boxes)));
+      if (picture.hidden) panels.append(element("div", "jdw-pic-note", `… ${picture.hidden} more slices`));
+      body.append(panels, drawSide(picture));
+      if (picture.sliders.length) figure.append(drawSliders(p, picture));
+      figure.append(body);
+      if (picture.shards.length) figure.append(devices.strip);
+      return figure;
+    });
+    root.replaceChildren(...figures, tip);
+    if (view.skipped.length) root.append(element("div", "jdw-pic-note", `not drawn: ${view.skipped.join(", ")}`));
+    tip.hidden = true;
+  };
+
+  draw();
+  el.replaceChildren(root);
+  model.on("change:view", draw);
+  model.on("change:probe", () => {
+    const probe = model.get("probe");
+    if (!hover || !("text" in probe) || probe.picture !== hover.p || probe.panel !== hover.k) return;
+    const picture = model.get("view").pictures[hover.p];
+    if (probeKey(probe.picture, probe.panel, cellOf(picture, probe)) !== hover.key) return;
+    showTip(`${hover.where} = ${probe.text}`, hover.x, hover.y);
+  });
+}
+
+/** The [row, col] of a probe's full index (the last two entries; a strip's only one). */
+function cellOf(picture, probe) {
+  if (!("index" in probe)) return [-1, -1];
+  const index = probe.index;
+  return picture.layout === "strip" ? [0, index[0]] : index.slice(-2);
+}
+
+export default { render };

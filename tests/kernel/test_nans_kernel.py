@@ -1,0 +1,171 @@
+"""find_nonfinite in a real kernel: its widget, and the debugger opened at the origin."""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Callable
+
+import pytest
+
+from tests.fixtures.kernel import KernelSession, Message
+from tests.kernel.test_debugger_kernel import Debugging
+
+pytestmark = pytest.mark.kernel
+
+REPORT_ID = "jaxdbg_widgets.nans.widget.NonfiniteWidget"
+
+SETUP = textwrap.dedent(
+    """
+    %load_ext jaxdbg
+    import jax, jax.numpy as jnp
+    import jaxdbg_widgets as jdw
+
+    def body(carry, x):
+        y = jnp.log(carry - x)
+        return carry, y
+
+    program = jax.jit(lambda xs: jax.lax.scan(body, 3.0, xs)[1])
+    report = jdw.find_nonfinite(program, jnp.arange(6.0))
+    """
+)
+
+
+def _report_open(msg: Message) -> bool:
+    return (
+        msg["msg_type"] == "comm_open"
+        and msg["content"]["data"]["state"].get("_anywidget_id") == REPORT_ID
+    )
+
+
+@pytest.fixture(scope="module")
+def nan_kernel(shared_kernel: KernelSession) -> KernelSession:
+    result = shared_kernel.execute(SETUP)
+    assert result.error is None, result.error
+    return shared_kernel
+
+
+def test_the_report_shows_as_its_widget_with_the_static_twin(nan_kernel):
+    result = nan_kernel.start("report")
+    opened = nan_kernel.wait_for(_report_open, timeout=60)
+    view = opened["content"]["data"]["state"]["view"]
+    assert view["origins"][0]["facts"][2] == "where: scan iteration 3"
+    marked = [row for row in view["origins"][0]["source"]["lines"] if row["marked"]]
+    assert marked[0]["text"].strip() == "y = jnp.log(carry - x)"
+    done = nan_kernel.wait(result)
+    assert "scan iteration 3" in done.data("text/html")[0]
+
+
+def test_debug_opens_the_debugger_widget_at_the_origin_with_its_locals(nan_kernel):
+    dbg = Debugging(nan_kernel, "report.debug()")
+    assert dbg.view["header"]["function"] == "body"
+    assert {"in0", "out0"} <= {row["name"] for row in dbg.view["locals"]}
+    view = dbg.command("p out0")
+    assert view["transcript"][-1]["output"] == "array(-inf, dtype=float32)"
+    dbg.send({"type": "command", "line": "c"}, lambda v: v["status"] == "continue")
+    assert dbg.finish().error is None
+
+
+def _debugger_update(comm_id: str, until) -> Callable[[Message], bool]:
+    def matches(msg: Message) -> bool:
+        if msg["msg_type"] != "comm_msg" or msg["content"]["comm_id"] != comm_id:
+            return False
+        data = msg["content"]["data"]
+        view = data.get("state", {}).get("debugger") if data.get("method") == "update" else None
+        return view is not None and until(view)
+
+    return matches
+
+
+def test_the_button_opens_the_debugger_in_the_widget_after_the_cell_ended(nan_kernel):
+    shown = nan_kernel.execute("report")
+    assert shown.error is None, shown.error
+    comm_id = next(m for m in shown.of_type("comm_open") if _report_open(m))["content"]["comm_id"]
+    nan_kernel.send_custom(comm_id, {"type": "debug"})
+    opened = nan_kernel.wait_for(_debugger_update(comm_id, lambda v: v["status"] == "waiting"))
+    view = opened["content"]["data"]["state"]["debugger"]
+    assert view["header"]["function"] == "body"
+    assert {"in0", "out0"} <= {row["name"] for row in view["locals"]}
+    nan_kernel.send_custom(comm_id, {"type": "command", "line": "p in0"})
+    answered = nan_kernel.wait_for(_debugger_update(comm_id, lambda v: len(v["transcript"]) == 1))
+    entry = answered["content"]["data"]["state"]["debugger"]["transcript"][-1]
+    assert entry == {"command": "p in0", "output": "array(0., dtype=float32)", "error": False}
+    nan_kernel.send_custom(comm_id, {"type": "command", "line": "c"})
+    nan_kernel.wait_for(_debugger_update(comm_id, lambda v: v["status"] == "continue"))
+    assert nan_kernel.execute("1 + 1").error is None
+
+
+LONG_SEARCH = textwrap.dedent(
+    """
+    def step(state):
+        i, value = state
+        return i + 1, value + jnp.log(jnp.float32(N - 1) - i.astype(jnp.float32))
+
+    N = 1_000_000  # log(0) in the last iteration: the search would step through every one
+    jax.config.update("jax_debug_nans", True)
+    jdw.find_nonfinite(lambda x: jax.lax.while_loop(lambda s: s[0] < N, step, (0, x))[1], 0.0)
+    """
+)
+
+
+def _progress_of(result, state: str) -> Callable[[Message], bool]:
+    def matches(msg: Message) -> bool:
+        if msg["msg_type"] not in ("display_data", "update_display_data"):
+            return False
+        if msg.get("parent_header", {}).get("msg_id") != result.msg_id:
+            return False
+        text = msg["content"]["data"].get("text/plain", "")
+        return text.startswith("find_nonfinite(<lambda>)") and (state in text or not state)
+
+    return matches
+
+
+def test_a_long_search_shows_progress_and_ctrl_c_stops_it_leaving_the_kernel_usable(nan_kernel):
+    result = nan_kernel.start(LONG_SEARCH)
+    first = nan_kernel.wait_for(_progress_of(result, ""), timeout=120)
+    assert first["msg_type"] == "display_data"
+    assert "equations checked (program: " in first["content"]["data"]["text/plain"]
+    assert "<progress" in first["content"]["data"]["text/html"]
+    nan_kernel.wait_for(lambda m: m["msg_type"] == "update_display_data", timeout=30)
+    nan_kernel.interrupt()
+    done = nan_kernel.wait(result, timeout=60)
+    assert done.error["ename"] == "KeyboardInterrupt"
+    assert "find_nonfinite(<lambda>) stopped after " in done.error["evalue"]
+    final = [m for m in done.of_type("update_display_data") if _progress_of(result, "")(m)][-1]
+    assert "interrupted: " in final["content"]["data"]["text/plain"]
+    after = nan_kernel.execute(
+        "print(jax.config.jax_debug_nans, jdw.find_nonfinite(jnp.log, -1.0).origin.primitive)\n"
+        'jax.config.update("jax_debug_nans", False)'
+    )
+    assert after.error is None, after.error
+    assert after.stdout == "True log\n"
+
+
+NANS_ON = textwrap.dedent(
+    """
+    %jaxdbg nans on
+    step = jax.jit(lambda xs: jax.lax.scan(body, 3.0, xs)[1] * 2.0)
+    """
+)
+
+
+def test_nans_on_opens_the_debugger_at_the_origin_of_a_jitted_nan(nan_kernel):
+    assert nan_kernel.execute(NANS_ON).error is None
+    try:
+        dbg = Debugging(nan_kernel, "step(jnp.arange(6.0))")
+        assert dbg.view["header"]["function"] == "body"
+        assert dbg.view["header"]["line"] == 6  # the log line of SETUP's body
+        assert {"in0", "out0"} <= {row["name"] for row in dbg.view["locals"]}
+        view = dbg.command("p in0")
+        assert view["transcript"][-1]["output"] == "array(0., dtype=float32)"
+        dbg.send({"type": "command", "line": "c"}, lambda v: v["status"] == "continue")
+        done = dbg.finish()
+        assert done.error["ename"] == "FloatingPointError"
+        assert "y = jnp.log(carry - x)" in done.error["evalue"].splitlines()[0]
+        assert "(forward; scan iteration 3)" in done.error["evalue"].splitlines()[0]
+        quit_ = Debugging(nan_kernel, "step(jnp.arange(6.0))")
+        quit_.send({"type": "command", "line": "q"}, lambda v: v["status"] != "waiting")
+        assert quit_.finish().error["ename"] == "FloatingPointError"
+    finally:
+        off = nan_kernel.execute("%jaxdbg nans off")
+    assert off.error is None and off.stdout.startswith("nan checks: off")
+    assert nan_kernel.execute("print(step(jnp.arange(2.0)))").stdout.startswith("[")

@@ -1,0 +1,56 @@
+"""The programs the NaN-origin tests search, each with the line its NaN or Inf comes from."""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+from jax import lax
+
+
+def scan_body(carry, x):
+    y = jnp.log(carry - x)  # -inf at iteration 3
+    return carry, y
+
+
+def scan_program(xs):
+    return lax.scan(scan_body, 3.0, xs)[1]
+
+
+def sqrt_loss(w):
+    return jnp.sum(jnp.sqrt(w) * 0.0)  # d/dw sqrt(0) is +inf, times 0 gives the NaN gradient
+
+
+def sharded_sqrt(x):
+    return jnp.sqrt(x * 2.0)  # negative on the first five shards
+
+
+def cond_program(x):
+    return lax.cond(x > 0, lambda v: jnp.log(-v), lambda v: v, x)  # true branch: log(-1)
+
+
+@jax.custom_vjp
+def clipped(x):
+    return jnp.sin(x)
+
+
+def clipped_fwd(x):
+    return jnp.sin(x), x
+
+
+def clipped_bwd(residual, cotangent):
+    return (cotangent * jnp.log(residual),)  # log(-1) in the backward rule
+
+
+clipped.defvjp(clipped_fwd, clipped_bwd)
+
+
+def custom_vjp_loss(x):
+    return clipped(x)
+
+
+def while_program(x):
+    def body(state):
+        i, value = state
+        return i + 1, value + jnp.log(3.0 - i.astype(jnp.float32))  # log(0) at iteration 3
+
+    return lax.while_loop(lambda state: state[0] < 6, body, (0, x))[1]

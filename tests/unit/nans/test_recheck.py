@@ -1,0 +1,148 @@
+"""With the search in place of JAX's re-run, a jitted call's NaN is raised at its origin, once."""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+import pytest
+from jax.sharding import NamedSharding
+from jax.sharding import PartitionSpec as P
+
+from jaxdbg_widgets.core import _jax_internals as internals
+from jaxdbg_widgets.debugger import post_mortem
+from jaxdbg_widgets.nans import recheck
+from jaxdbg_widgets.notebook import nans
+from tests.unit.nans import cases
+
+pytestmark = pytest.mark.skipif(not recheck.available(), reason="this JAX has no nan-recheck")
+
+
+@pytest.fixture(autouse=True)
+def checks_on():
+    undo = nans.install(None)
+    nans.set_checks(True)
+    yield
+    undo()
+
+
+def _origin(fun, *args):
+    with pytest.raises(FloatingPointError) as raised:
+        fun(*args)
+    return raised.value
+
+
+def test_a_scan_nan_is_raised_at_the_body_line_and_iteration():
+    error = _origin(jax.jit(cases.scan_program), jnp.arange(6.0))
+    origin = error.report.origin
+    assert (origin.primitive, origin.path) == ("log", ("scan iteration 3",))
+    first = str(error).splitlines()[0]
+    assert first.startswith("invalid value (nan) in the output of jit(scan_program): first made")
+    assert "y = jnp.log(carry - x)" in first and "(forward; scan iteration 3)" in first
+    assert "; first NaN made by log at " in first and "(forward; scan iteration 4)" in first
+    assert type(error) is FloatingPointError and error.debugger_frames()[0].function == "scan_body"
+
+
+def test_jit_of_grad_names_the_backward_nan_and_its_forward_line():
+    error = _origin(jax.jit(jax.grad(cases.sqrt_loss)), jnp.array([1.0, 0.0]))
+    nan = error.report.nan_origin
+    assert (nan.primitive, nan.direction) == ("mul", "backward")
+    assert "jnp.sqrt(w)" in nan.forward_line.text
+    assert "first NaN made by mul at " in str(error) and "(backward)" in str(error)
+
+
+def test_a_vmapped_call_names_its_bad_elements():
+    error = _origin(jax.jit(jax.vmap(lambda v: jnp.log(v) * 2.0)), jnp.array([1.0, -1.0, -2.0]))
+    assert error.report.origin.batch_elements == (1, 2)
+    assert "batch elements 1, 2" in str(error).splitlines()[0]
+
+
+def test_shard_map_names_the_five_bad_shards():
+    mesh = jax.make_mesh((8,), ("x",))
+    spec = P("x")
+    mapped = jax.jit(jax.shard_map(cases.sharded_sqrt, mesh=mesh, in_specs=spec, out_specs=spec))
+    x = jax.device_put(jnp.arange(16.0) - 10.0, NamedSharding(mesh, spec))
+    origin = _origin(mapped, x).report.origin
+    assert origin.source.function == "sharded_sqrt"
+    assert [s.coords for s in origin.shards] == [(("x", i),) for i in range(5)]
+
+
+def test_cond_while_and_custom_vjp_each_name_their_line():
+    cond = _origin(jax.jit(cases.cond_program), 1.0).report.origin
+    assert cond.path == ("cond true branch",) and "jnp.log(-v)" in cond.source.text
+    loop = _origin(jax.jit(cases.while_program), 0.0).report.origin
+    assert loop.path == ("while iteration 3",)
+    assert loop.source.function == "while_program.<locals>.body"
+    rule = _origin(jax.jit(jax.grad(cases.custom_vjp_loss)), -1.0).report.origin
+    assert (rule.primitive, rule.direction) == ("log", "backward")
+    if internals.RULE_TRACEBACKS:
+        assert "jnp.log(residual)" in rule.source.text
+
+
+def test_prints_and_callbacks_inside_run_once_and_the_error_says_they_were_skipped(capsys):
+    calls = []
+
+    @jax.jit
+    def step(xs):
+        jax.debug.print("xs = {}", xs)
+        jax.debug.callback(lambda v: calls.append(v), xs)
+        return cases.scan_program(xs)
+
+    error = _origin(step, jnp.arange(6.0))
+    jax.effects_barrier()
+    assert len(calls) == 1
+    assert capsys.readouterr().out.count("xs = ") == 1
+    assert "2 debug print/callback call(s) skipped, not run again" in str(error).splitlines()[0]
+    assert len(error.report.skipped_callbacks) == 2
+
+
+def test_a_finite_call_raises_nothing_and_a_caught_error_is_a_floating_point_error():
+    assert float(jax.jit(jnp.sin)(1.0)) == pytest.approx(0.841471, rel=1e-5)
+    with pytest.raises(FloatingPointError) as raised:
+        jax.jit(jnp.log)(-1.0)
+    assert raised.value.report.origin.primitive == "log"
+
+
+def test_a_deleted_argument_gets_an_error_saying_the_search_needs_it():
+    x = jnp.array([-1.0, 2.0])
+    x.delete()
+    error = internals.nan_check_error("log", "nan")
+    with pytest.raises(
+        FloatingPointError, match="search for its origin needs the call's"
+    ) as raised:
+        recheck.search_instead(error, jnp.log, (x,), {})
+    assert "argument arg0 was deleted or donated" in str(raised.value)
+    assert raised.value.report is None and raised.value.debugger_frames() == []
+
+
+def test_a_nan_the_search_cannot_find_keeps_jax_message():
+    error = internals.nan_check_error("jit", "nan")
+    with pytest.raises(FloatingPointError, match="de-optimized function did not") as raised:
+        recheck.search_instead(error, jnp.sin, (jnp.float32(1.0),), {})
+    assert not hasattr(raised.value, "report")
+
+
+def test_the_post_mortem_opens_at_the_origin_with_its_inputs_as_locals():
+    error = _origin(jax.jit(cases.scan_program), jnp.arange(6.0))
+    served = []
+    opened = post_mortem.debug(error, None, lambda frames, _: served.append(frames), lambda: True)
+    assert opened
+    top = served[0][0]
+    assert top.function == "scan_body" and "y = jnp.log(carry - x)" in top.code_context[0]
+    assert {"in0", "out0"} <= set(top.locals)
+    shown = _origin(jax.jit(lambda v: jnp.log(v) * 2), jnp.array([-1.0, 1.0]))
+    assert float(shown.debugger_frames()[0].locals["v"][1]) == 1.0  # the parameter's own name
+    assert float(top.locals["out0"]) == float("-inf")
+
+
+def test_off_and_the_undo_put_jax_rerun_back():
+    assert recheck.installed()
+    nans.set_checks(False)
+    assert internals.nan_recheck_installed() is internals.JAX_NAN_RECHECK
+    assert (jax.config.jax_debug_nans, jax.config.jax_debug_infs) == (False, False)
+
+
+def test_a_jit_under_an_outer_grad_keeps_jax_rerun_and_message(capsys):
+    with pytest.raises(FloatingPointError, match="encountered in") as raised:
+        jax.grad(jax.jit(cases.sqrt_loss))(jnp.array([1.0, 0.0]))
+    assert not hasattr(raised.value, "report")
+    assert "Calling the de-optimized version" in capsys.readouterr().out

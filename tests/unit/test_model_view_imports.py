@@ -1,0 +1,114 @@
+"""Models import no views, and no module of the memory or notebook layers imports one that
+imports it back: read from every import statement in the package, lazy ones included."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import jaxdbg_widgets
+
+ROOT = Path(jaxdbg_widgets.__file__).parent
+MODELS = (
+    "jaxdbg_widgets.memory.model",
+    "jaxdbg_widgets.memory.grid",
+    "jaxdbg_widgets.memory.program",
+    "jaxdbg_widgets.memory.sources",
+    "jaxdbg_widgets.memory.units",
+    "jaxdbg_widgets.notebook.printlog",
+    "jaxdbg_widgets.pictures.model",
+    "jaxdbg_widgets.pictures.numeric",
+    "jaxdbg_widgets.pictures.reduce",
+    "jaxdbg_widgets.pictures.scale",
+    "jaxdbg_widgets.sharding.layout",
+)
+VIEWS = (
+    "jaxdbg_widgets.memory.display",
+    "jaxdbg_widgets.memory.html",
+    "jaxdbg_widgets.memory.text",
+    "jaxdbg_widgets.memory.view",
+    "jaxdbg_widgets.memory.widget",
+    "jaxdbg_widgets.notebook.printlog_display",
+    "jaxdbg_widgets.notebook.printlog_widget",
+    "jaxdbg_widgets.pictures.colors",
+    "jaxdbg_widgets.pictures.display",
+    "jaxdbg_widgets.pictures.html",
+    "jaxdbg_widgets.pictures.text",
+    "jaxdbg_widgets.pictures.view",
+    "jaxdbg_widgets.pictures.widget",
+    "jaxdbg_widgets.sharding.api",
+    "jaxdbg_widgets.sharding.html",
+    "jaxdbg_widgets.sharding.text",
+    "jaxdbg_widgets.sharding.view",
+    "jaxdbg_widgets.sharding.widget",
+)
+RENDERING = ("anywidget", "ipywidgets", "rich", "matplotlib")
+CHECKED = ("jaxdbg_widgets.memory", "jaxdbg_widgets.notebook", "jaxdbg_widgets.pictures")
+
+
+def _module_name(path: Path) -> str:
+    parts = path.relative_to(ROOT.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _imports(path: Path, known: set[str]) -> set[str]:
+    """Every module ``path`` imports, anywhere in it; ``from p import m`` names ``p.m`` when
+    that is a module (its parent package is loaded anyway), else ``p``."""
+    name = _module_name(path)
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parent = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join([*parent, base] if base else parent)
+            for alias in node.names:
+                full = f"{base}.{alias.name}"
+                found.add(full if full in known else base)
+    return found - {name}
+
+
+def _graph() -> dict[str, set[str]]:
+    paths = {_module_name(p): p for p in ROOT.rglob("*.py")}
+    known = set(paths)
+    return {name: _imports(path, known) for name, path in paths.items()}
+
+
+def _reachable(graph: dict[str, set[str]], start: str) -> set[str]:
+    seen: set[str] = set()
+    todo = list(graph.get(start, ()))
+    while todo:
+        name = todo.pop()
+        if name not in seen:
+            seen.add(name)
+            todo.extend(graph.get(name, ()))
+    return seen
+
+
+def test_the_graph_sees_lazy_imports():
+    graph = _graph()
+    assert (
+        "jaxdbg_widgets.notebook.printlog_widget"
+        in graph["jaxdbg_widgets.notebook.printlog_display"]
+    )  # imported inside widget() only
+    assert set(MODELS) | set(VIEWS) <= set(graph)
+
+
+def test_models_import_no_view():
+    graph = _graph()
+    for model in MODELS:
+        reached = _reachable(graph, model)
+        assert not reached & set(VIEWS), f"{model} imports {sorted(reached & set(VIEWS))}"
+        heavy = {name for name in reached if name.partition(".")[0] in RENDERING}
+        assert not heavy, f"{model} imports {sorted(heavy)}"
+
+
+def test_no_memory_or_notebook_module_imports_one_that_imports_it_back():
+    graph = _graph()
+    for name in sorted(graph):
+        if name.startswith(CHECKED) and name not in CHECKED:
+            back = sorted(m for m in graph[name] if name in _reachable(graph, m) or m == name)
+            assert not back, f"{name} imports {back}, which import it back"
