@@ -39,11 +39,12 @@ def probe(kernel: Any) -> None:
 
 
 def follow_cell(
-    kernel: Any, on_message: Listener, on_end: Callable[[], None]
+    kernel: Any, on_message: Listener, on_end: Callable[[], None], request: str | None = None
 ) -> Callable[[], None]:
-    """Call ``on_message`` for each output message of the running cell and ``on_end`` once it
-    finishes; the returned undo stops both early. Raise ``LookupError`` outside a cell."""
-    request = parent.request_id(kernel)
+    """Call ``on_message`` for each output message of the cell ``request`` (by default the one
+    running now) and ``on_end`` once the running cell finishes; the returned undo stops both
+    early. Raise ``LookupError`` outside a cell."""
+    request = request or parent.request_id(kernel)
     if request is None:
         raise LookupError("no cell is running")
     key = next(_keys)

@@ -411,7 +411,9 @@ def _status(session: Served) -> str:
     return session.resume.value if session.resume is not None else "interrupted"
 
 
-def _freeze(widget: Any, final: dict[str, Any], update: Callable[[Any], None], mark: int) -> None:
+def _freeze(
+    widget: Any, final: dict[str, Any], update: Callable[[Any], None], mark: ended.Mark
+) -> None:
     """Show the final state, then replace the output by its static rendering; the widget stays
     open, frozen, for a page reloaded while the session waited (see :mod:`.ended`), and ``mark``
     (taken when the session started) tells whether one was."""

@@ -18,10 +18,11 @@ from __future__ import annotations
 import collections
 import logging
 import threading
+from dataclasses import dataclass
 from typing import Any
 
 from jaxdbg_widgets import _capabilities
-from jaxdbg_widgets._kernel import cell_output, messages
+from jaxdbg_widgets._kernel import cell_output, messages, parent
 from jaxdbg_widgets._kernel.shell import running_kernel
 from jaxdbg_widgets.debugger import cell_tail
 
@@ -34,13 +35,25 @@ _kept: collections.deque[Any] = collections.deque()
 _log = logging.getLogger(__name__)
 
 
-def reload_mark() -> int:
+@dataclass(frozen=True)
+class Mark:
+    """Taken when a session starts: how many pages had got their widgets back, and the cell's
+    request. The request is read then, because by the session's end a reloaded page's own
+    messages may have become the parent that threads without one (XLA's workers) read."""
+
+    pages: int
+    request: str | None
+
+
+def reload_mark() -> Mark:
     """A mark to take when a session starts: :func:`keep` tells from it whether a page got its
-    widgets back meanwhile."""
-    return messages.pages_restored()
+    widgets back meanwhile, and which cell's output to copy then."""
+    kernel = running_kernel()
+    request = None if kernel is None else parent.request_id(kernel)
+    return Mark(messages.pages_restored(), request)
 
 
-def keep(widget: Any, mark: int | None = None) -> None:
+def keep(widget: Any, mark: Mark | None = None) -> None:
     """Keep ``widget`` open, closing the oldest kept widgets past ``KEEP``; when a page got its
     widgets back since ``mark``, copy the rest of the cell's output into its view."""
     with _lock:
@@ -48,8 +61,8 @@ def keep(widget: Any, mark: int | None = None) -> None:
         evicted = [_kept.popleft() for _ in range(max(0, len(_kept) - KEEP))]
     for old in evicted:
         old.close()
-    if mark is not None and messages.pages_restored() != mark:
-        follow_cell(widget)
+    if mark is not None and messages.pages_restored() != mark.pages:
+        follow_cell(widget, mark.request)
 
 
 def kept() -> list[Any]:
@@ -58,9 +71,10 @@ def kept() -> list[Any]:
         return list(_kept)
 
 
-def follow_cell(widget: Any) -> bool:
-    """Copy the running cell's later output into ``widget.view["cell_output"]`` until the cell
-    finishes; whether it does (not outside a cell, nor where the kernel check failed)."""
+def follow_cell(widget: Any, request: str | None = None) -> bool:
+    """Copy the later output of the cell ``request`` (by default the one running now) into
+    ``widget.view["cell_output"]`` until the cell finishes; whether it does (not outside a
+    cell, nor where the kernel check failed)."""
     kernel = running_kernel()
     if kernel is None or not _capabilities.has("ipykernel", "cell-output"):
         return False
@@ -72,7 +86,7 @@ def follow_cell(widget: Any) -> bool:
             redraw.soon()
 
     try:
-        cell_output.follow_cell(kernel, on_message, redraw.last)
+        cell_output.follow_cell(kernel, on_message, redraw.last, request)
     except LookupError:
         return False
     return True

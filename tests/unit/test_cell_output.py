@@ -135,6 +135,20 @@ def test_after_a_reload_the_ended_widget_gets_the_rest_of_the_cell_and_its_resul
     assert ended.kept() == [widget] and not widget.closed
 
 
+def test_the_cell_is_the_one_running_when_the_session_started(kernel):
+    """On a thread with no parent of its own, the kernel-wide parent may be a reloaded page's
+    message by the time the session ends; the output copied is still the cell's."""
+    widget = Widget()
+    mark = ended.reload_mark()
+    _page_reloads(kernel.session)
+    kernel.request = {"header": {"msg_id": "the page's comm_close"}}
+    ended.keep(widget, mark)
+    kernel.emit("stream", {"name": "stdout", "text": "after the breakpoint\n"})
+    kernel.shell.events.trigger("post_run_cell", None)
+    chunks = widget.views[-1]["cell_output"]["chunks"]
+    assert chunks == [{"kind": "stdout", "text": "after the breakpoint\n"}]
+
+
 def test_without_a_reload_the_ended_widget_keeps_its_final_view(kernel):
     widget = Widget()
     ended.keep(widget, ended.reload_mark())
