@@ -21,6 +21,7 @@ import {
 } from "./debugger_format.js";
 import { element, keepKeys } from "./dom.js";
 import { markDrawn, watchForUnshownWait } from "./debugger_waiting.js";
+import { showExecutionCount, whenAttached } from "./host_cell.js";
 import { drawPicture } from "./pictures.js";
 
 // The JSON the kernel sends (`view`) and the messages sent back, declared once here and once in
@@ -548,6 +549,7 @@ function render({ model, el }) {
   // Set once the kernel that ran this breakpoint is gone (restarted or shut down): the
   // widget manager then marks every model's comm dead, and a send would throw.
   let kernelGone = false;
+  let countShown = null;
   /** @param {DebuggerMessage} message */
   const send = (message) => {
     if (kernelGone) {
@@ -772,6 +774,11 @@ function render({ model, el }) {
     renderLocals(localsBody, view.locals, (name) => sendLine(`p ${name}`));
     renderTranscript(transcript, view.transcript);
     renderCellOutput(cellOutput, view.cell_output);
+    const count = view.cell_output?.result?.count;
+    if (Number.isInteger(count) && count !== countShown) {
+      countShown = count; // this page did not run the cell, so its prompt shows no count yet
+      whenAttached(el, () => showExecutionCount(el, count));
+    }
     for (const node of [expression, command, ...buttons.children]) {
       node.disabled = !waiting;
     }

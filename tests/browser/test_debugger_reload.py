@@ -84,6 +84,10 @@ def _wait_for_the_cells_result(page) -> str:
     return page.locator(CELL_OUTPUT).inner_text()
 
 
+def _prompt(page, cell: int) -> str:
+    return page.locator(".jp-Cell").nth(cell).locator(".jp-InputPrompt").inner_text().strip()
+
+
 def test_reload_brings_the_debugger_back_and_continue_ends_the_cell(lab_page, notebook):
     page = lab_page.page
     page.on("dialog", lambda dialog: dialog.accept())
@@ -104,6 +108,13 @@ def test_reload_brings_the_debugger_back_and_continue_ends_the_cell(lab_page, no
     assert re.search(r"main result 7\.78\d+\s+Out\[\d+\]:\s*'the cell returned'$", shown)
     assert page.locator(".jaxdbg-debugger[data-status='continue']").count() == 1
     assert _outputs_showing(page, "main result") == 1, "the cell's output shows once"
+    count = re.search(r"Out\[(\d+)\]", shown).group(1)
+    page.wait_for_function(
+        "([n, text]) => document.querySelectorAll('.jp-Cell')[n]"
+        "?.querySelector('.jp-InputPrompt')?.textContent.trim() === text",
+        arg=[1, f"[{count}]:"],
+        timeout=10_000,
+    )
 
     page.set_viewport_size({"width": 900, "height": 1000})
     lab_page.change_theme("JupyterLab Dark")
@@ -118,6 +129,7 @@ def test_reload_brings_the_debugger_back_and_continue_ends_the_cell(lab_page, no
     page.reload()
     page.locator(".jp-Notebook").wait_for(timeout=60_000)
     assert _wait_for_the_cells_result(page) == shown, "reloaded again, the copy is still there"
+    assert _prompt(page, 1) == f"[{count}]:", "the saved notebook kept the cell's count"
 
     page.locator(".jp-Cell .jp-InputArea-editor").nth(2).click()
     page.keyboard.press("Shift+Enter")
