@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import base64
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from jaxdbg_widgets._assets import asset, inlined_module
@@ -67,6 +67,20 @@ def standalone_html(
         f"<script>{loader}</script>"
         "</div>"
     )
+
+
+def carried_answers(count: int, answer: Callable[[int], Any], budget: int) -> dict[str, Any] | None:
+    """Each of ``count`` positions' answers, keyed as the view asks for them, to carry in the
+    output; ``None`` once their JSON passes ``budget`` bytes (the live widget asks instead)."""
+    answers = {}
+    size = 0
+    for position in range(count):
+        value = answer(position)
+        size += len(json.dumps(value, separators=(",", ":")))
+        if size > budget:
+            return None
+        answers[str(position)] = value
+    return answers
 
 
 class StandaloneOutput:

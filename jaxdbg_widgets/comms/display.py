@@ -10,13 +10,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from jaxdbg_widgets._map_display import MapDisplay
+from jaxdbg_widgets._standalone_html import StandaloneOutput
 from jaxdbg_widgets.comms.html import render_html
 from jaxdbg_widgets.comms.model import CommunicationModel
+from jaxdbg_widgets.comms.standalone import standalone_map
 from jaxdbg_widgets.comms.text import render_text, text_renderable
 
 
 @dataclass(frozen=True, repr=False)
-class CommunicationMap(CommunicationModel):
+class CommunicationMap(MapDisplay, CommunicationModel):
     """Every collective of a compiled program; in a notebook a kernel-free view (or the widget),
     static HTML when saved, text in a terminal (``print``, ``rich.print``)."""
 
@@ -34,26 +37,13 @@ class CommunicationMap(CommunicationModel):
 
         return CommunicationWidget(self)
 
-    def __rich__(self) -> Any:
+    def standalone(self) -> StandaloneOutput | None:
+        """The kernel-free output, or ``None`` when its diagrams are too many to carry."""
+        return standalone_map(self)
+
+    def text_renderable(self) -> Any:
+        """The map for ``rich``."""
         return text_renderable(self)
 
     def __repr__(self) -> str:
         return f"CommunicationMap({self.name}: {len(self.collectives)} collectives)"
-
-    def __str__(self) -> str:
-        return self.to_text()
-
-    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
-        """In a notebook, the standalone map (the widget when its diagrams are too many to
-        carry); HTML and text elsewhere."""
-        from jaxdbg_widgets.comms.standalone import standalone_map
-        from jaxdbg_widgets.sharding.api import _in_notebook
-
-        if _in_notebook():
-            standalone = standalone_map(self)
-            if standalone is not None:
-                return standalone._repr_mimebundle_(**kwargs)
-            bundle = self.widget()._repr_mimebundle_(**kwargs)
-            if bundle is not None:
-                return bundle[0]
-        return {"text/plain": self.to_text(), "text/html": self.to_html()}

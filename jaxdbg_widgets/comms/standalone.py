@@ -8,9 +8,7 @@ JSON is shown as the live widget instead, which asks for a line's diagrams when 
 
 from __future__ import annotations
 
-import json
-
-from jaxdbg_widgets._standalone_html import StandaloneOutput, standalone_html
+from jaxdbg_widgets._standalone_html import StandaloneOutput, carried_answers, standalone_html
 from jaxdbg_widgets.comms.diagrams import line_diagrams
 from jaxdbg_widgets.comms.html import html_from_view
 from jaxdbg_widgets.comms.model import CommunicationModel
@@ -22,14 +20,9 @@ BUDGET = 1 << 20
 
 def standalone_map(comms: CommunicationModel) -> StandaloneOutput | None:
     """The map as text and standalone HTML, or ``None`` when its diagrams exceed ``BUDGET``."""
-    diagrams = {}
-    size = 0
-    for position in range(len(comms.lines)):
-        diagram = line_diagrams(comms, position)
-        size += len(json.dumps(diagram, separators=(",", ":")))
-        if size > BUDGET:
-            return None
-        diagrams[str(position)] = diagram
+    diagrams = carried_answers(len(comms.lines), lambda n: line_diagrams(comms, n), BUDGET)
+    if diagrams is None:
+        return None
     view = comms_view(comms)
     html = standalone_html(
         module="comms.js",

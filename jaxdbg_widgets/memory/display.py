@@ -9,12 +9,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from jaxdbg_widgets._map_display import MapDisplay
+from jaxdbg_widgets._standalone_html import StandaloneOutput
 from jaxdbg_widgets.memory.html import render_html
 from jaxdbg_widgets.memory.model import MemoryLayout
+from jaxdbg_widgets.memory.standalone import standalone_map
 from jaxdbg_widgets.memory.text import render_text, text_renderable
 
 
-class MemoryMap(MemoryLayout):
+class MemoryMap(MapDisplay, MemoryLayout):
     """Bytes per device and per leaf; a widget in a notebook, static HTML when saved, text in a
     terminal (``print``, ``rich.print``)."""
 
@@ -30,23 +33,10 @@ class MemoryMap(MemoryLayout):
 
         return MemoryWidget(self)
 
-    def __rich__(self) -> Any:
+    def standalone(self) -> StandaloneOutput | None:
+        """The kernel-free output, or ``None`` when its diagrams are too many to carry."""
+        return standalone_map(self)
+
+    def text_renderable(self) -> Any:
+        """The map for ``rich``."""
         return text_renderable(self)
-
-    def __str__(self) -> str:
-        return self.to_text()
-
-    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
-        """In a notebook, the standalone map (the widget when its diagrams are too many to
-        carry); HTML and text elsewhere."""
-        from jaxdbg_widgets.memory.standalone import standalone_map
-        from jaxdbg_widgets.sharding.api import _in_notebook
-
-        if _in_notebook():
-            standalone = standalone_map(self)
-            if standalone is not None:
-                return standalone._repr_mimebundle_(**kwargs)
-            bundle = self.widget()._repr_mimebundle_(**kwargs)
-            if bundle is not None:
-                return bundle[0]
-        return {"text/plain": self.to_text(), "text/html": self.to_html()}

@@ -8,9 +8,7 @@ JSON is shown as the live widget instead, which asks for each diagram when it is
 
 from __future__ import annotations
 
-import json
-
-from jaxdbg_widgets._standalone_html import StandaloneOutput, standalone_html
+from jaxdbg_widgets._standalone_html import StandaloneOutput, carried_answers, standalone_html
 from jaxdbg_widgets.memory.html import html_from_view
 from jaxdbg_widgets.memory.leaf_diagram import leaf_diagram
 from jaxdbg_widgets.memory.model import MemoryLayout
@@ -22,14 +20,9 @@ BUDGET = 1 << 20
 
 def standalone_map(memory: MemoryLayout) -> StandaloneOutput | None:
     """The map as text and standalone HTML, or ``None`` when its leaf diagrams exceed ``BUDGET``."""
-    diagrams = {}
-    size = 0
-    for position in range(len(memory.leaves)):
-        diagram = leaf_diagram(memory, position)
-        size += len(json.dumps(diagram, separators=(",", ":")))
-        if size > BUDGET:
-            return None
-        diagrams[str(position)] = diagram
+    diagrams = carried_answers(len(memory.leaves), lambda n: leaf_diagram(memory, n), BUDGET)
+    if diagrams is None:
+        return None
     view = memory_view(memory)
     html = standalone_html(
         module="memory.js",
