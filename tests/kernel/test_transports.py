@@ -257,6 +257,36 @@ def test_interrupt_while_blocked_in_get(kernel: KernelSession, where: str) -> No
     assert "done after" in again.stdout
 
 
+OFF_MAIN_SIGINT = """
+import signal
+import threading
+import time
+
+
+def interrupt_from_another_thread():
+    time.sleep(1)  # the main thread is asleep in its wait by now
+    signal.pthread_kill(threading.get_ident(), signal.SIGINT)
+
+
+threading.Thread(target=interrupt_from_another_thread, daemon=True).start()
+"""
+
+
+def test_an_interrupt_that_lands_on_another_thread_ends_a_wait_on_the_main_thread(
+    kernel: KernelSession,
+) -> None:
+    """A process-wide SIGINT may run its C handler on any thread, which leaves the main thread
+    asleep in its wait: the interrupt watcher must wake it to raise there."""
+    _setup(kernel)
+    kernel.execute("undo_watch = transports.watch_interrupts()")
+    code = OFF_MAIN_SIGINT + textwrap.dedent(MAIN_GET).replace("timeout=60", "timeout=None")
+    result = kernel.wait(kernel.start(code), timeout=30)
+    assert result.error is not None
+    assert result.error["ename"] == "KeyboardInterrupt"
+    assert "ready" in result.stdout and "done" not in result.stdout
+    assert kernel.execute("print(1 + 1)").stdout.strip() == "2"
+
+
 @pytest.mark.parametrize("where", ["main", "worker"])
 def test_interrupt_while_waiting_in_read_line(kernel: KernelSession, where: str) -> None:
     _setup(kernel)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import signal
 import threading
+import time
 from types import SimpleNamespace
 from typing import Any
 
@@ -97,6 +98,31 @@ def test_sigint_reaches_a_worker_waiting_in_a_mailbox(watching: None) -> None:
     threading.Thread(target=interrupt_soon).start()
     outcome = _in_thread(wait)
     assert isinstance(outcome.get("error"), KeyboardInterrupt)
+
+
+def test_sigint_handled_on_another_thread_wakes_a_main_thread_waiter_to_raise() -> None:
+    """Its C handler ran elsewhere, so only the watcher's nudge ends the main thread's sleep;
+    the main thread then raises the interrupt itself, and the mailbox keeps no second one."""
+    undo = interrupts.install()
+    previous_handler = signal.signal(signal.SIGINT, signal.default_int_handler)
+    box = Mailbox()
+    key = interrupts.add_waiter(box.interrupt, box.nudge)
+
+    def interrupt_from_another_thread() -> None:
+        time.sleep(0.2)
+        signal.pthread_kill(threading.get_ident(), signal.SIGINT)
+
+    threading.Thread(target=interrupt_from_another_thread, daemon=True).start()
+    started = time.monotonic()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            box.take(20)
+        assert time.monotonic() - started < 10, "woken by the timeout, not by the interrupt"
+        assert box.take(0) == (False, None)
+    finally:
+        interrupts.remove_waiter(key)
+        signal.signal(signal.SIGINT, previous_handler)
+        undo()
 
 
 def test_sigint_raises_in_a_worker_polling_in_python(watching: None) -> None:

@@ -39,7 +39,7 @@ class Inbox:
         self._comm = comm
         self._cell = cell
         self._mailbox = Mailbox(wake=self._wake)
-        self._interrupt_key = interrupts.add_waiter(self._mailbox.interrupt)
+        self._interrupt_key = interrupts.add_waiter(self._mailbox.interrupt, self._mailbox.nudge)
         self._closed = False
         self._saved: dict[str, Any] = {}
         self._override("handle_msg", self._wrap(comm.handle_msg))

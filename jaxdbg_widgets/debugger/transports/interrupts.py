@@ -86,14 +86,19 @@ def install(ip: Any = None) -> Callable[[], None]:
     return undo
 
 
-def add_waiter(callback: Callable[[], None]) -> int | None:
+def add_waiter(
+    callback: Callable[[], None], main_thread_wake: Callable[[], None] | None = None
+) -> int | None:
     """Call ``callback`` (from the watcher thread) on SIGINT until removed; returns its key.
 
-    Nothing is registered on the main thread (``None``): SIGINT raises ``KeyboardInterrupt``
-    there by itself.
+    On the main thread SIGINT raises ``KeyboardInterrupt`` by itself once it runs Python, so
+    only ``main_thread_wake`` is registered there (``None`` without it): a signal whose C
+    handler ran on another thread leaves the main thread asleep until something wakes it.
     """
     if threading.current_thread() is threading.main_thread():
-        return None
+        callback = main_thread_wake
+        if callback is None:
+            return None
     key = next(_keys)
     with _lock:
         _waiters[key] = callback

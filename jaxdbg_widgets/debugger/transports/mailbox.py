@@ -40,6 +40,13 @@ class Mailbox:
             self._ready.notify_all()
         self._wake()
 
+    def nudge(self) -> None:
+        """Wake the waiter to run Python again with nothing to take: a pending signal handler
+        then raises there (called from the interrupt watcher for a main-thread waiter)."""
+        with self._ready:
+            self._ready.notify_all()
+        self._wake()
+
     def close(self) -> None:
         """Wake a waiter with nothing; later takes return nothing at once."""
         with self._ready:
