@@ -7,6 +7,8 @@ import signal
 
 import pytest
 
+from tests.fixtures.kernel import widget_displayed
+
 pytestmark = pytest.mark.kernel
 
 PX_SETUP = """%%px
@@ -170,6 +172,8 @@ class JobDebugging:
         opened = kernel.wait_for(_debugger_open, timeout=180)
         self.comm_id = opened["content"]["comm_id"]
         self.view = opened["content"]["data"]["state"]["view"]
+        # a page draws the view only once it is displayed, which comes after its routing starts
+        kernel.wait_for(widget_displayed(self.comm_id), timeout=60)
         kernel.send_custom(self.comm_id, {"type": "rendered"})
 
     def send(self, message, until=lambda view: True, timeout=60):
