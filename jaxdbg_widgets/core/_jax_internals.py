@@ -948,3 +948,71 @@ def argument_names(jaxpr: Any) -> tuple[str | None, ...] | None:
     """The user's names of a traced program's arguments (``x``, ``params['w']``), where kept."""
     names = getattr(getattr(jaxpr, "debug_info", None), "arg_names", None)
     return tuple(names) if names is not None and len(names) == len(jaxpr.invars) else None
+
+
+# --- the check of a jit run by an outer transformation's rule (%jaxdbg nans on) -------------
+
+_pjit = _module("pjit")
+_RULES_BINDING_JIT = ("_pjit_linearize", "_pjit_jvp", "_pjit_batcher")
+_TRANSPOSE_RULES = ("_pjit_transpose_fancy", "_pjit_transpose")
+"""Newer JAX names jit's transpose rule by the first, JAX 0.7 by the second."""
+
+
+def _probe_transformed_nan_check() -> None:
+    _needs(_pjit, "jit_p", "_pjit_call_impl", *_RULES_BINDING_JIT)
+    if _pjit.jit_p.impl is not _pjit._pjit_call_impl:
+        raise TypeError("pjit.jit_p's impl is not pjit._pjit_call_impl")
+    caps.require_parameters(_pjit._pjit_call_impl, ["jaxpr", "name"])
+    _needs(_api_util, "InternalFloatingPointError")
+    _needs(_source_info_util, "current_name_stack")
+    transpose = next((rule for rule in _TRANSPOSE_RULES if hasattr(_pjit, rule)), None)
+    if transpose is None:
+        raise TypeError(f"jax._src.pjit has none of {', '.join(_TRANSPOSE_RULES)}")
+    for rule in (*_RULES_BINDING_JIT, transpose):
+        if "jit_p.bind(" not in inspect.getsource(getattr(_pjit, rule)):
+            raise TypeError(f"jax._src.pjit.{rule} no longer binds jit_p on its program")
+
+
+NAN_RECHECK_TRANSFORMED = _check(
+    "nan-recheck-transformed",
+    "%jaxdbg nans on searching the NaN origin of a jit under an outer grad or vmap "
+    "(else JAX's de-optimized re-run)",
+    _probe_transformed_nan_check,
+)
+
+TransformedSearch = Callable[[Exception, Any, tuple[Any, ...], str, str], None]
+"""``search(error, closed_jaxpr, args, name, name_stack)``: raises to answer a failed check."""
+
+
+def replace_transformed_nan_check(search: TransformedSearch) -> Callable[[], None]:
+    """Have a jit that an outer transformation's rule runs on concrete values (the forward,
+    linearized, batched or transposed program of ``grad(jit(f))`` or ``vmap(jit(f))``) call
+    ``search(error, jaxpr, args, name, name_stack)`` when its output fails the NaN/Inf check.
+
+    ``name_stack`` is the transformation that bound the program (``transpose(jvp())``,
+    ``vmap()``). When ``search`` returns, JAX's own handling goes on with the original error;
+    the undo puts JAX's impl back.
+    """
+    if not NAN_RECHECK_TRANSFORMED:
+        raise RuntimeError("this JAX's check of a transformed jit cannot be answered (see status)")
+    previous = _pjit.jit_p.impl
+
+    def impl(*args: Any, jaxpr: Any, name: str, **params: Any) -> Any:
+        try:
+            return previous(*args, jaxpr=jaxpr, name=name, **params)
+        except _api_util.InternalFloatingPointError as error:
+            search(error, jaxpr, args, name, str(_source_info_util.current_name_stack()))
+            raise
+
+    impl.search = search
+    _pjit.jit_p.impl = impl
+
+    def undo() -> None:
+        _pjit.jit_p.impl = previous
+
+    return undo
+
+
+def transformed_nan_check_installed() -> TransformedSearch | None:
+    """What a transformed jit's failed check calls now; ``None`` for JAX's own handling."""
+    return getattr(_pjit.jit_p.impl, "search", None) if NAN_RECHECK_TRANSFORMED else None

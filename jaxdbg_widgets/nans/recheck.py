@@ -7,16 +7,23 @@ place, ``find_nonfinite`` searches the call instead, running no callback, and th
 names the origin and carries the search's report (:func:`nonfinite_error`). Where the search
 finds nothing (a NaN only the compiled program makes) or cannot read the call, JAX's own re-run
 and message follow.
+
+A ``jit`` under an outer, unjitted transformation (``jax.grad(jax.jit(f))``,
+``jax.vmap(jax.jit(f))``) is run by that transformation's rule as a program of its own: the
+forward pass of its derivative, its backward pass, or its batched form. Where this JAX allows
+it (``nan-recheck-transformed``), :func:`search_transformed` searches that program on the
+values it failed on, so the origin names its pass and batch elements.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import ExitStack
 from typing import Any
 
 from jaxdbg_widgets.core import _jax_internals as internals
 from jaxdbg_widgets.nans.report import NonfiniteReport, Origin
-from jaxdbg_widgets.nans.search import find_nonfinite
+from jaxdbg_widgets.nans.search import find_nonfinite, search_program
 from jaxdbg_widgets.nans.validation import argument_leaves
 
 SHARDS_NAMED = 4
@@ -37,14 +44,27 @@ def available() -> bool:
     return internals.NAN_RECHECK
 
 
+def transformed_available() -> bool:
+    """Whether a jit under an outer transformation is searched too (``nan-recheck-transformed``)."""
+    return internals.NAN_RECHECK_TRANSFORMED
+
+
 def install() -> Callable[[], None]:
-    """Answer failed checks with the search until the returned undo runs."""
-    return internals.replace_nan_recheck(search_instead)
+    """Answer failed checks with the search, a transformed jit's too where this JAX allows it,
+    until the returned undo runs."""
+    with ExitStack() as undo:
+        undo.callback(internals.replace_nan_recheck(search_instead))
+        if transformed_available():
+            undo.callback(internals.replace_transformed_nan_check(search_transformed))
+        return undo.pop_all().close
 
 
 def installed() -> bool:
-    """Whether failed checks are answered by the search now."""
-    return internals.nan_recheck_installed() is search_instead
+    """Whether failed checks, a transformed jit's included where possible, get the search now."""
+    transformed = internals.transformed_nan_check_installed()
+    return internals.nan_recheck_installed() is search_instead and (
+        transformed is search_transformed or not transformed_available()
+    )
 
 
 def search_instead(
@@ -71,6 +91,38 @@ def search_instead(
     raise nonfinite_error(message(report, kind), report) from None
 
 
+def search_transformed(
+    error: Exception, jaxpr: Any, args: tuple[Any, ...], name: str, name_stack: str
+) -> None:
+    """Raise a ``FloatingPointError`` at the origin of a program an outer transformation ran.
+
+    ``jaxpr`` is the program JAX's rule bound for ``jit(name)`` under ``name_stack``
+    (``transpose(jvp())``, ``vmap()``) and ``args`` the values its check failed on. Returning
+    (nothing found, or a program the search cannot run) leaves JAX's own handling to go on.
+    """
+    if not all(internals.is_array_like(arg) for arg in args):
+        return
+    try:
+        report = search_program(name, jaxpr, args, name_stack)
+    except (TypeError, ValueError):
+        return
+    if report.found:
+        program = transformed_program(name, name_stack)
+        raise nonfinite_error(
+            message(report, getattr(error, "ty", "nan"), program), report
+        ) from None
+
+
+def transformed_program(name: str, name_stack: str) -> str:
+    """``the backward pass of jit(loss)``, ``jit(f) under vmap``: the program JAX's rule ran."""
+    program = f"jit({name})"
+    if "transpose" in name_stack:
+        program = f"the backward pass of {program}"
+    elif "jvp" in name_stack:
+        program = f"the forward pass of {program} under differentiation"
+    return f"{program} under vmap" if "vmap" in name_stack else program
+
+
 def _jax_rerun(
     error: Exception, fun: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
 ) -> None:
@@ -79,9 +131,9 @@ def _jax_rerun(
     raise AssertionError("JAX's de-optimized re-run returned instead of raising")
 
 
-def message(report: NonfiniteReport, kind: str) -> str:
-    """A first line naming the origin and what was skipped, then the whole report."""
-    head = f"invalid value ({kind}) in the output of jit({report.function})"
+def message(report: NonfiniteReport, kind: str, program: str | None = None) -> str:
+    """A first line naming the program, the origin and what was skipped, then the whole report."""
+    head = f"invalid value ({kind}) in the output of {program or f'jit({report.function})'}"
     origin = report.origin
     if origin is None:
         first = f"{head}: an argument is already non-finite"

@@ -362,57 +362,97 @@ def find_nonfinite(fun: Callable[..., Any], *args: Any, **kwargs: Any) -> Nonfin
     """
     if not callable(fun):
         raise TypeError(f"find_nonfinite needs a callable, got {type(fun).__name__}")
+    _require_evaluation()
+    caller = user_call_site()
+    named = argument_leaves(args, kwargs)
+    name = getattr(fun, "__name__", None) or type(fun).__name__
+    with _checks_off():
+        closed = jax.make_jaxpr(fun)(*args, **kwargs)
+        return _report(name, closed, named, (fun, args, kwargs, caller), _Where())
+
+
+def search_program(
+    name: str, closed: ClosedJaxpr, values: Sequence[Any], name_stack: str = ""
+) -> NonfiniteReport:
+    """The report of ``find_nonfinite`` for a program JAX already traced, run on ``values``.
+
+    ``name_stack`` is the transformation the program was made by (``transpose(jvp())`` for a
+    backward pass, ``vmap()`` for a batched one), so the origin names its pass and batch
+    elements as inside ``find_nonfinite(jax.grad(...))``. A ``custom_vjp`` backward rule's
+    origin names the line that called the function: there is no function to trace again.
+    """
+    _require_evaluation()
+    named = [(f"arg{i}", value) for i, value in enumerate(values)]
+    with _checks_off():
+        return _report(name, closed, named, None, _Where(scope=(name_stack,) if name_stack else ()))
+
+
+def _require_evaluation() -> None:
     if not internals.JAXPR_EVAL:
         raise RuntimeError(
             "find_nonfinite cannot evaluate equations on this JAX (see %jaxdbg status)"
         )
-    caller = user_call_site()
-    named = argument_leaves(args, kwargs)
-    name = getattr(fun, "__name__", None) or type(fun).__name__
-    traced: _Traced = (fun, args, kwargs, caller)
-    with _checks_off():
-        closed = jax.make_jaxpr(fun)(*args, **kwargs)
-        if not closed.jaxpr.eqns:
-            raise ValueError(
-                f"{name} traces to no equations: its outputs are its inputs or constants, "
-                "so there is nothing to search"
-            )
-        stripped = Stripped()
-        jaxpr = strip_callbacks(closed.jaxpr, stripped)
-        skipped = tuple(line for eqn in stripped.equations for line in source_lines(eqn)[:1])
-        total = count_equations(jaxpr)
-        bad_args = tuple(s for s in (summarize(n, v) for n, v in named) if not s.finite)
-        if bad_args:
-            return NonfiniteReport(name, 0, total, None, bad_args, skipped)
-        ticker = Ticker(name, total, progress_sink())
-        try:
-            found = _locate(jaxpr, closed.consts, named, ticker, traced)
-        except KeyboardInterrupt:
-            found = None  # raised below, so the search's frames and values go with this one
-        if found is None:
-            raise KeyboardInterrupt(_interrupted(ticker.finish("interrupted")))
-        ticker.finish("done")
-        checked, origin, nan_origin = found
+
+
+def _report(
+    name: str,
+    closed: ClosedJaxpr,
+    named: list[tuple[str, Any]],
+    traced: _Traced | None,
+    where: _Where,
+) -> NonfiniteReport:
+    """Search ``closed`` on the ``named`` values, with JAX's checks already off."""
+    if not closed.jaxpr.eqns:
+        raise ValueError(
+            f"{name} traces to no equations: its outputs are its inputs or constants, "
+            "so there is nothing to search"
+        )
+    stripped = Stripped()
+    jaxpr = strip_callbacks(closed.jaxpr, stripped)
+    skipped = tuple(line for eqn in stripped.equations for line in source_lines(eqn)[:1])
+    total = count_equations(jaxpr)
+    bad_args = tuple(s for s in (summarize(n, v) for n, v in named) if not s.finite)
+    if bad_args:
+        return NonfiniteReport(name, 0, total, None, bad_args, skipped)
+    ticker = Ticker(name, total, progress_sink())
+    try:
+        found = _locate(jaxpr, closed.consts, named, ticker, traced, where)
+    except KeyboardInterrupt:
+        found = None  # raised below, so the search's frames and values go with this one
+    if found is None:
+        raise KeyboardInterrupt(_interrupted(ticker.finish("interrupted")))
+    ticker.finish("done")
+    checked, origin, nan_origin = found
     return NonfiniteReport(name, checked, total, origin, (), skipped, nan_origin)
 
 
 def _locate(
-    jaxpr: Any, consts: list[Any], named: list[tuple[str, Any]], ticker: Ticker, traced: _Traced
+    jaxpr: Any,
+    consts: list[Any],
+    named: list[tuple[str, Any]],
+    ticker: Ticker,
+    traced: _Traced | None,
+    where: _Where,
 ) -> tuple[int, Origin | None, Origin | None]:
     """The equations checked, the first non-finite origin and, after an infinity, the first NaN's."""
     leaves = [v if isinstance(v, jax.Array) else jax.numpy.asarray(v) for _, v in named]
     arg_names = dict(zip(jaxpr.invars, _local_names(jaxpr, named), strict=True))
     search = _Search(arg_names, "nonfinite", ticker)
-    origin = search.search(Level(jaxpr, consts, None), leaves, _Where())
+    origin = search.search(Level(jaxpr, consts, None), leaves, where)
     if origin is not None:
-        origin = with_backward_rule(origin, search.origin_eqn, jaxpr, *traced)
+        origin = _with_rule(origin, search.origin_eqn, jaxpr, traced)
     nan_origin = None
     if origin is not None and not any(s.nan for s in origin.outputs):
         nan_search = _Search(arg_names, "nan", ticker)
-        nan_origin = nan_search.search(Level(jaxpr, consts, None, "nan"), leaves, _Where())
+        nan_origin = nan_search.search(Level(jaxpr, consts, None, "nan"), leaves, where)
         if nan_origin is not None:
-            nan_origin = with_backward_rule(nan_origin, nan_search.origin_eqn, jaxpr, *traced)
+            nan_origin = _with_rule(nan_origin, nan_search.origin_eqn, jaxpr, traced)
     return search.checked, origin, nan_origin
+
+
+def _with_rule(origin: Origin, eqn: Any, jaxpr: Any, traced: _Traced | None) -> Origin:
+    """``origin`` with its backward rule's line, where the function can be traced again."""
+    return origin if traced is None else with_backward_rule(origin, eqn, jaxpr, *traced)
 
 
 def _local_names(jaxpr: Any, named: list[tuple[str, Any]]) -> list[str]:

@@ -4,8 +4,10 @@
 result as usual (its own per-call cost). When a jitted call's output fails the check, the
 origin search (:mod:`jaxdbg_widgets.nans.recheck`) answers instead of JAX's de-optimized re-run:
 no print or callback runs twice and the ``FloatingPointError`` names the origin, where the cell
-error handler opens the debugger. ``off`` switches both flags off and puts JAX's re-run back;
-unloading the extension restores the flags as they were at load time and JAX's re-run.
+error handler opens the debugger. A ``jit`` under an outer ``grad`` or ``vmap`` is searched
+too, in the forward, backward or batched program that failed. ``off`` switches both flags off
+and puts JAX's re-run back; unloading the extension restores the flags as they were at load
+time and JAX's re-run.
 """
 
 from __future__ import annotations
@@ -60,8 +62,19 @@ def run(args: list[str]) -> None:
     if args:
         set_checks(args[0].lower() == "on")
     print(describe())
-    if args and args[0].lower() == "on" and not recheck.available():
+    if args and args[0].lower() == "on":
+        _say_what_jax_keeps()
+
+
+def _say_what_jax_keeps() -> None:
+    """One line where this JAX keeps its own re-run for some failed checks."""
+    if not recheck.available():
         print("origin search: off on this JAX (nan-recheck in %jaxdbg status); JAX re-runs")
+    elif not recheck.transformed_available():
+        print(
+            "origin search: off for a jit under an outer grad or vmap on this JAX "
+            "(nan-recheck-transformed in %jaxdbg status); JAX re-runs those"
+        )
 
 
 def install(_ip: Any) -> Callable[[], None]:

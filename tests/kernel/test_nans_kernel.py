@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 import pytest
 
+from jaxdbg_widgets.nans import recheck
 from tests.fixtures.kernel import KernelSession, Message
 from tests.kernel.test_debugger_kernel import Debugging
 
@@ -169,3 +170,38 @@ def test_nans_on_opens_the_debugger_at_the_origin_of_a_jitted_nan(nan_kernel):
         off = nan_kernel.execute("%jaxdbg nans off")
     assert off.error is None and off.stdout.startswith("nan checks: off")
     assert nan_kernel.execute("print(step(jnp.arange(2.0)))").stdout.startswith("[")
+
+
+GRAD_OF_JIT = textwrap.dedent(
+    """
+    %jaxdbg nans on
+    @jax.custom_vjp
+    def clipped(x):
+        return jnp.sin(x)
+
+    clipped.defvjp(lambda x: (jnp.sin(x), x), lambda r, g: (g * jnp.log(r),))
+
+    def loss(x):
+        return clipped(x) * 2.0
+
+    grad_step = jax.grad(jax.jit(loss))
+    """
+)
+
+
+@pytest.mark.skipif(
+    not recheck.transformed_available(), reason="this JAX has no nan-recheck-transformed"
+)
+def test_nans_on_opens_the_debugger_at_the_backward_origin_of_a_grad_of_jit(nan_kernel):
+    assert nan_kernel.execute(GRAD_OF_JIT).error is None
+    try:
+        dbg = Debugging(nan_kernel, "grad_step(-1.0)")
+        assert dbg.view["header"]["function"] == "loss"
+        assert dbg.view["header"]["line"] == 9  # the line calling clipped, in GRAD_OF_JIT
+        dbg.send({"type": "command", "line": "c"}, lambda v: v["status"] == "continue")
+        first = dbg.finish().error["evalue"].splitlines()[0]
+        assert "in the output of the backward pass of jit(loss): first made by log" in first
+        assert "return clipped(x) * 2.0 (backward)" in first
+    finally:
+        off = nan_kernel.execute("%jaxdbg nans off")
+    assert off.error is None

@@ -28,6 +28,7 @@ EXPECTED = {
     "transpose-tracebacks",
     "scan-layout",
     "nan-recheck",
+    "nan-recheck-transformed",
 }
 
 
@@ -138,3 +139,31 @@ def test_a_changed_debugger_frame_gives_foreign_backends_jaxdbg_frames_without_g
     already_off = {c.name for c in caps.degraded() if c.library == "jax"}
     assert set(json.loads(lines[0])) == already_off | {"debugger-frames"}
     assert lines[1:] == ["Frame 1.0 {}"]
+
+
+def test_a_wrapped_jit_impl_turns_off_only_the_transformed_nan_search():
+    """A plain jitted call's failed check is still answered by the search."""
+    out = _run(
+        """
+        import jax._src.pjit as pjit
+        original = pjit.jit_p.impl
+        pjit.jit_p.def_impl(lambda *args, **params: original(*args, **params))
+        """,
+        """
+        import json
+        from jaxdbg_widgets import _capabilities as caps
+        from jaxdbg_widgets.nans import recheck
+        print(json.dumps([c.name for c in caps.degraded() if c.library == "jax"]))
+        undo = recheck.install()
+        jax.config.update("jax_debug_nans", True)
+        try:
+            jax.jit(jax.numpy.log)(-1.0)
+        except FloatingPointError as error:
+            print(error.report.origin.primitive, recheck.installed())
+        undo()
+        """,
+    )
+    lines = out.splitlines()
+    already_off = {c.name for c in caps.degraded() if c.library == "jax"}
+    assert set(json.loads(lines[0])) == already_off | {"nan-recheck-transformed"}
+    assert lines[1:] == ["log True"]

@@ -141,8 +141,75 @@ def test_off_and_the_undo_put_jax_rerun_back():
     assert (jax.config.jax_debug_nans, jax.config.jax_debug_infs) == (False, False)
 
 
-def test_a_jit_under_an_outer_grad_keeps_jax_rerun_and_message(capsys):
-    with pytest.raises(FloatingPointError, match="encountered in") as raised:
-        jax.grad(jax.jit(cases.sqrt_loss))(jnp.array([1.0, 0.0]))
-    assert not hasattr(raised.value, "report")
-    assert "Calling the de-optimized version" in capsys.readouterr().out
+transformed = pytest.mark.skipif(
+    not recheck.transformed_available(), reason="this JAX has no nan-recheck-transformed"
+)
+
+
+@transformed
+def test_grad_of_jit_names_a_backward_nan_made_from_finite_values_and_its_forward_line():
+    error = _origin(jax.grad(jax.jit(cases.custom_vjp_loss)), -1.0)
+    origin = error.report.origin
+    assert (origin.primitive, origin.direction) == ("log", "backward")
+    assert "return clipped(x)" in origin.forward_line.text
+    first = str(error).splitlines()[0]
+    assert first.startswith("invalid value (nan) in the output of the backward pass of jit(")
+    assert "return clipped(x) (backward); nothing was run again" in first
+
+
+@transformed
+def test_grad_of_jit_raises_a_forward_nan_at_its_line_and_prints_inside_run_once(capsys):
+    def loss(w):
+        jax.debug.print("w = {}", w)
+        return jnp.sum(jnp.log(w))
+
+    error = _origin(jax.grad(jax.jit(loss)), jnp.array([1.0, -1.0]))
+    jax.effects_barrier()
+    assert capsys.readouterr().out.count("w = ") == 1
+    origin = error.report.origin
+    assert (origin.primitive, origin.direction) == ("log", "forward")
+    first = str(error).splitlines()[0]
+    assert "the forward pass of jit(loss) under differentiation: first made by log" in first
+    assert "1 debug print/callback call(s) skipped, not run again" in first
+
+
+@transformed
+def test_grad_of_jit_of_sqrt_at_zero_stops_at_the_infinite_derivative_in_the_forward_pass():
+    error = _origin(jax.grad(jax.jit(cases.sqrt_loss)), jnp.array([1.0, 0.0]))
+    report = error.report
+    assert (report.origin.primitive, report.origin.direction) == ("div", "forward")
+    assert "computed for the derivative (jvp) of this line" in report.origin.notes
+    assert report.nan_origin is None  # the NaN would come only in the backward pass
+    first = str(error).splitlines()[0]
+    assert first.startswith("invalid value (inf) in the output of the forward pass of jit(")
+    assert "jnp.sqrt(w)" in first and "(forward)" in first
+
+
+@transformed
+def test_with_only_nan_checks_a_backward_pass_given_an_infinity_says_so():
+    jax.config.update("jax_debug_infs", False)
+    error = _origin(jax.grad(jax.jit(cases.sqrt_loss)), jnp.array([1.0, 0.0]))
+    assert error.report.origin is None and not error.report.nonfinite_arguments[0].finite
+    first = str(error).splitlines()[0]
+    assert "backward pass of jit(sqrt_loss): an argument is already non-finite" in first
+
+
+@transformed
+def test_vmap_of_jit_names_the_bad_batch_elements():
+    error = _origin(jax.vmap(jax.jit(lambda v: jnp.log(v) * 2.0)), jnp.array([1.0, -1.0, -2.0]))
+    assert error.report.origin.batch_elements == (1, 2)
+    first = str(error).splitlines()[0]
+    assert "under vmap: first made by log" in first and "(forward; batch elements 1, 2)" in first
+
+
+@transformed
+def test_a_transformed_program_the_search_finds_finite_is_left_to_jax():
+    error = internals.nan_check_error("jit", "nan")
+    program = jax.make_jaxpr(jnp.sin)(1.0)
+    assert recheck.search_transformed(error, program, (jnp.float32(1.0),), "sin", "vmap()") is None
+
+
+def test_off_puts_the_transformed_jit_check_back_too():
+    assert recheck.installed()
+    nans.set_checks(False)
+    assert internals.transformed_nan_check_installed() is None
