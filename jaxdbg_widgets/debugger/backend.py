@@ -30,6 +30,7 @@ from jaxdbg_widgets.debugger import (
     render_memory,
     scripts,
     shard_serving,
+    static_html,
     stops,
 )
 from jaxdbg_widgets.debugger.cluster_session import ClusterSession
@@ -417,10 +418,8 @@ def _freeze(
     """Show the final state, then replace the output by its static rendering; the widget stays
     open, frozen, for a page reloaded while the session waited (see :mod:`.ended`), and ``mark``
     (taken when the session started) tells whether one was."""
-    from jaxdbg_widgets.debugger.widget import FrozenView
-
     widget.view = final
-    update(FrozenView(final))
+    update(static_html.FrozenView(final))
     ended.keep(widget, mark)
 
 
@@ -437,7 +436,17 @@ def _serve_script(session: Served, active: scripts.Script) -> Resume:
         if entry.output:
             lines.append(entry.output)
     print("\n".join(lines), flush=True)
+    if active.keep_records:
+        active.records.append(_scripted_record(session))
     return session.resume
+
+
+def _scripted_record(session: Served) -> static_html.FrozenView:
+    """The frozen record a widget would leave, its thread named as the scripted banner names
+    it (no worker numbers, which follow the order threads arrive), so reruns match."""
+    view = builder_for(session).build(_status(session))
+    view["header"] = dict(view["header"], thread=_where(session, stable=True))
+    return static_html.FrozenView(view)
 
 
 def _serve_headless(session: Served) -> Resume:
@@ -467,12 +476,17 @@ def _kind() -> str:
 def _banner(session: Served, *, stable: bool = False) -> str:
     """``Breakpoint 1 at f (In[3]:5), main thread`` (``Post-mortem at ...`` on an error);
     ``stable`` hides thread numbers."""
-    where = session.thread_label
-    if stable and session.thread_id is not None:
-        where = "worker thread" + (f", {session.device}" if session.device else "")
+    where = _where(session, stable=stable)
     batch = f", {session.batch_label}" if session.batch_size else ""
     what = "Post-mortem" if post_mortem.opened() else f"Breakpoint {session.hit}"
     return f"{what} at {session.location}, {where}{batch}"
+
+
+def _where(session: Served, *, stable: bool) -> str:
+    """The session's thread label; ``stable`` says ``worker thread`` for any numbered worker."""
+    if stable and session.thread_id is not None:
+        return "worker thread" + (f", {session.device}" if session.device else "")
+    return session.thread_label
 
 
 debugger_backend = make_backend()

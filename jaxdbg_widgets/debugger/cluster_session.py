@@ -4,7 +4,8 @@ Each process (an ipyparallel engine) holds its own hits, one hit or the gathered
 devices, and builds their views where the frames are. :class:`ClusterSession` lists every
 process's hits in one process × device selector (``dev N`` over all of them, ``proc N`` for a
 process), forwards the other commands to the shown process, compares one expression across
-every hit of every process in one table, and continues one hit (``c N``), one process
+every hit of every process in one table (with a row of pictures on one scale when every
+value is an array of one shape), and continues one hit (``c N``), one process
 (``cp N``) or all (``c``, ``ca``). ``q``, an interrupt or a process that died ends every
 process's hits at once, so none is left waiting in a collective. It reaches the processes only
 through a :class:`Link`, so tests drive it without a kernel.
@@ -14,9 +15,10 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol
 
+from jaxdbg_widgets.debugger.compare_pictures import ComparePictures, Drawable, chosen_pictures
 from jaxdbg_widgets.debugger.session import CommandLog, Entry, Resume, split_command
 from jaxdbg_widgets.debugger.shard_compare import (
     CONTINUED,
@@ -27,6 +29,8 @@ from jaxdbg_widgets.debugger.shard_compare import (
     verdict,
 )
 from jaxdbg_widgets.debugger.values import describe_error
+from jaxdbg_widgets.pictures.row import RowPicture
+from jaxdbg_widgets.pictures.scale import Scale
 
 CONTINUE = frozenset({"continue", "c", "cont"})
 CONTINUE_PROCESS = frozenset({"cp", "continue_process"})
@@ -91,6 +95,7 @@ class _Row:
 class _Compared:
     expression: str
     rows: list[CompareRow] = field(default_factory=list)
+    pictures: ComparePictures | None = None
 
 
 class ClusterSession(CommandLog):
@@ -263,22 +268,10 @@ class ClusterSession(CommandLog):
 
     def compare(self, expression: str) -> list[CompareRow]:
         """``expression`` in every hit of every process; rows differing from the most common
-        value are marked, as in one process's compare."""
+        value are marked, as in one process's compare, and arrays of one shape are drawn on
+        one scale by the processes that hold them."""
         with self.lock:
-            labels, values = [], []
-            for hits in self.processes.values():
-                if not hits.waiting:
-                    labels += [self._label(hits, d) for d in hits.devices]
-                    values += [None] * len(hits.devices)
-                    continue
-                reply = self._ask(hits, {"op": "compare", "expression": expression})
-                for row in reply.get("rows", []):
-                    labels.append(f"process {hits.process}, {row['label']}".rstrip(", "))
-                    values.append(
-                        None
-                        if row.get("continued")
-                        else (row["value"], row["error"], row.get("numbers"))
-                    )
+            labels, values, drawables, places = self._compare_answers(expression)
             groups = group_values(values)
             rows = [
                 CompareRow(n, label, CONTINUED, shard=n)
@@ -287,8 +280,62 @@ class ClusterSession(CommandLog):
                 for n, (label, value) in enumerate(zip(labels, values, strict=True))
             ]
             rows = mark(rows)
-            self.compared = _Compared(expression, rows)
+
+            def draw(positions: Sequence[int], scale: Scale) -> list[RowPicture]:
+                return self._draw(places, positions, scale)
+
+            self.compared = _Compared(expression, rows, chosen_pictures(rows, drawables, draw))
             return rows
+
+    def _compare_answers(
+        self, expression: str
+    ) -> tuple[list[str], list[Any], list[Drawable | None], list[tuple[int, int]]]:
+        """Every hit's label, plain answer (``None`` once continued), :class:`Drawable` (or
+        ``None``) and ``(process, local index)``, in the order of the hit rows."""
+        labels: list[str] = []
+        values: list[Any] = []
+        drawables: list[Drawable | None] = []
+        places: list[tuple[int, int]] = []
+        for hits in self.processes.values():
+            for local, row in enumerate(self._compare_rows(hits, expression)):
+                labels.append(row["label"])
+                continued = row.get("continued")
+                values.append(
+                    None if continued else (row["value"], row["error"], row.get("numbers"))
+                )
+                found = row.get("drawable")
+                drawables.append(Drawable.from_plain(found) if found else None)
+                places.append((hits.process, local))
+        return labels, values, drawables, places
+
+    def _compare_rows(self, hits: ProcessHits, expression: str) -> list[dict[str, Any]]:
+        """One process's compare rows, labelled with the process; continued rows for a
+        process whose hits went on."""
+        if not hits.waiting:
+            return [{"label": self._label(hits, d), "continued": True} for d in hits.devices]
+        reply = self._ask(hits, {"op": "compare", "expression": expression})
+        return [
+            {**row, "label": f"process {hits.process}, {row['label']}".rstrip(", ")}
+            for row in reply.get("rows", [])
+        ]
+
+    def _draw(
+        self, places: Sequence[tuple[int, int]], positions: Sequence[int], scale: Scale
+    ) -> list[RowPicture]:
+        """The pictures of the hit rows ``positions`` on ``scale``, each drawn by its process
+        from its last compare's value: one request per process, at most ``PICTURES_SHOWN``
+        pictures in all."""
+        by_process: dict[int, list[int]] = {}
+        for position in positions:
+            process, local = places[position]
+            by_process.setdefault(process, []).append(local)
+        drawn: dict[tuple[int, int], RowPicture] = {}
+        for process, indices in by_process.items():
+            request = {"op": "pictures", "indices": indices, "scale": asdict(scale)}
+            pictures = self._ask(self.processes[process], request)["pictures"]
+            for local, picture in zip(indices, pictures, strict=True):
+                drawn[(process, local)] = RowPicture(picture["png"], picture["label"])
+        return [drawn[places[p]] for p in positions]
 
     def compare_in_view(self, expression: str) -> Entry:
         """``compare`` from the widget: the table is in the view, the transcript keeps the
@@ -564,7 +611,7 @@ class ClusterSession(CommandLog):
             CompareRow(r.index, r.label, CONTINUED, shard=r.shard) if r.index in continued else r
             for r in self.compared.rows
         ]
-        self.compared = _Compared(self.compared.expression, mark(rows))
+        self.compared = _Compared(self.compared.expression, mark(rows), self.compared.pictures)
 
     def _note(self, command: str, output: str, error: bool = False, replace: Any = None) -> Entry:
         entry = Entry(command, output, error)

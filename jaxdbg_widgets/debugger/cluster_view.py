@@ -2,8 +2,8 @@
 with the job's transcript and one selector over every hit of every process.
 
 The selector is the shard session's device block, each row labelled ``process 1, CPU 2
-(x=2)``, so the widget draws the process × device selector, the compare table and the
-per-hit Continue buttons it already draws for one process's shards.
+(x=2)``, so the widget draws the process × device selector, the compare table, its row of
+pictures and the per-hit Continue buttons it already draws for one process's shards.
 """
 
 from __future__ import annotations
@@ -63,7 +63,8 @@ def _selector(session: ClusterSession, status: str) -> dict[str, Any]:
     ]
     compare = None
     if session.compared is not None:
-        compare = compare_block(session.compared.expression, session.compared.rows)
+        compared = session.compared
+        compare = compare_block(compared.expression, compared.rows, compared.pictures)
     return {
         "expected": None,
         "arrived": len(rows),

@@ -1,20 +1,27 @@
 """Which shards a compare draws as pictures: when every answered shard's value is an array of
 one shape, one picture per shard, or past ``PICTURES_SHOWN`` shards one per group of equal
 values (differing groups first), all on one colour scale, at most ``PICTURES_SHOWN`` of them.
+
+The choice needs only each value's shape and finite extent (:class:`Drawable`), and the
+drawing is handed in, so the job debugger chooses in the notebook and draws on the engines
+that hold the values.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from jaxdbg_widgets.debugger.shard_compare import CompareRow, groups
-from jaxdbg_widgets.pictures.row import row_pictures, shared_scale
+from jaxdbg_widgets.pictures.row import Extent, RowPicture, extent, row_pictures, scale_over
 from jaxdbg_widgets.pictures.scale import Scale
 
 PICTURES_SHOWN = 16
 """The most pictures one compare draws; the rest are counted ("12 more groups, 40 shards")."""
+
+Draw = Callable[[Sequence[int], Scale], Sequence[RowPicture]]
+"""Draws the values of the given rows (positions among the gathered shards) on one scale."""
 
 
 @dataclass(frozen=True)
@@ -37,21 +44,64 @@ class ComparePictures:
     hidden_shards: int = 0
 
 
+@dataclass(frozen=True)
+class Drawable:
+    """What choosing a compare's pictures needs of one value: its shape and finite extent."""
+
+    shape: tuple[int, ...]
+    extent: Extent
+
+    def plain(self) -> dict[str, Any]:
+        """As plain JSON, for an engine's compare reply."""
+        e = self.extent
+        return {"shape": list(self.shape), "low": e.low, "high": e.high, "bool": e.bool}
+
+    @classmethod
+    def from_plain(cls, plain: dict[str, Any]) -> Drawable:
+        """From :meth:`plain`'s JSON, as the notebook reads an engine's reply."""
+        extent = Extent(plain["low"], plain["high"], bool(plain["bool"]))
+        return cls(tuple(int(n) for n in plain["shape"]), extent)
+
+
+def drawable(value: Any) -> Drawable | None:
+    """``value``'s shape and extent when it is an array of numbers of rank 1 or more, else
+    None (scalars, strings, typed PRNG keys, a value that cannot be read)."""
+    if _undrawable(value) or not tuple(getattr(value, "shape", ())):
+        return None
+    try:
+        return Drawable(tuple(value.shape), extent(value))
+    except Exception:  # an unreadable value (a deleted buffer, an odd dtype) draws no row
+        return None
+
+
 def compare_pictures(rows: Sequence[CompareRow], values: Sequence[Any]) -> ComparePictures | None:
     """The pictures of a compare whose answered ``rows`` all hold arrays of rank 1 or more and
     one shape (``values[n]`` is row ``n``'s value), or None: then the table says it all."""
+
+    def draw(positions: Sequence[int], scale: Scale) -> list[RowPicture]:
+        return row_pictures([values[p] for p in positions], scale)
+
+    answered = {r.index for r in rows if r.group is not None}
+    drawables = [drawable(v) if n in answered else None for n, v in enumerate(values)]
+    return chosen_pictures(rows, drawables, draw)
+
+
+def chosen_pictures(
+    rows: Sequence[CompareRow], drawables: Sequence[Drawable | None], draw: Draw
+) -> ComparePictures | None:
+    """The pictures of a compare known by each row's :class:`Drawable` (``drawables[n]`` for
+    row ``n``), drawn by ``draw``; None unless every answered row holds one of one shape."""
     answered = [r for r in rows if r.group is not None]
     if not answered or any(r.error for r in answered):
         return None
-    arrays = [values[r.index] for r in answered]
-    shapes = {tuple(getattr(a, "shape", ())) for a in arrays}
-    if len(shapes) != 1 or not next(iter(shapes)) or any(_undrawable(a) for a in arrays):
+    found = [drawables[r.index] for r in answered]
+    if any(d is None for d in found) or len({d.shape for d in found if d}) != 1:
         return None
     chosen, hidden = _chosen(rows, answered)
+    scale = scale_over([d.extent for d in found if d])
     try:
-        scale = shared_scale(arrays)
-        drawn = row_pictures([values[group[0].index] for group in chosen], scale)
-    except Exception:  # an unreadable value (a deleted buffer, an odd dtype) draws no row
+        drawn = draw([group[0].index for group in chosen], scale)
+    except Exception:  # an unreadable value, or a process that could not draw, draws no row
         return None
     tiles = tuple(
         Tile(tuple(r.index for r in group), picture.png, picture.label)

@@ -17,6 +17,10 @@ import contextlib
 import threading
 from collections import deque
 from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from jaxdbg_widgets.debugger.static_html import FrozenView
 
 _lock = threading.Lock()
 _scoped: dict[int, list[Script]] = {}
@@ -26,10 +30,17 @@ _unwound: dict[int, tuple[BaseException, Script]] = {}
 
 
 class Script:
-    """Commands waiting to be typed at the next breakpoints, consumed one at a time."""
+    """Commands waiting to be typed at the next breakpoints, consumed one at a time.
 
-    def __init__(self, commands: Iterable[str]) -> None:
+    With ``keep_records``, :attr:`records` holds each answered breakpoint's frozen record,
+    the read-only output a widget session leaves in a saved notebook (static HTML and a
+    line of text), which shows what the printed transcript cannot: a compare's pictures.
+    """
+
+    def __init__(self, commands: Iterable[str], *, keep_records: bool = False) -> None:
         self._pending: deque[str] = deque(parse_commands(commands))
+        self.keep_records = keep_records
+        self.records: list[FrozenView] = []
 
     @property
     def remaining(self) -> list[str]:
@@ -61,9 +72,13 @@ def parse_commands(commands: str | Iterable[str]) -> list[str]:
 
 
 @contextlib.contextmanager
-def script(commands: str | Iterable[str]) -> Iterator[Script]:
-    """Answer the breakpoints hit inside this block with ``commands`` and print their transcript."""
-    active = Script(commands)
+def script(commands: str | Iterable[str], *, keep_records: bool = False) -> Iterator[Script]:
+    """Answer the breakpoints hit inside this block with ``commands`` and print their transcript.
+
+    ``keep_records=True`` also keeps each breakpoint's frozen record in the yielded script's
+    ``records``: display one to see the session as a saved notebook keeps it.
+    """
+    active = Script(commands, keep_records=keep_records)
     _push(active)
     try:
         yield active

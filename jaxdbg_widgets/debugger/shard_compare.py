@@ -126,25 +126,29 @@ def _close(a: np.ndarray, b: np.ndarray) -> bool:
 
 def plain_answers(
     hits: Sequence[Hit], expression: str, reference: Session | None
-) -> list[tuple[str, bool, list[Any] | None] | None]:
+) -> tuple[list[tuple[str, bool, list[Any] | None] | None], list[Any]]:
     """``expression`` in every waiting hit as ``(text, error, numbers)``, plain data another
     process can group with :func:`group_values` (``None`` for a continued hit; numbers only
-    for real values of at most ``ARRAYS_MERGED`` elements)."""
+    for real values of at most ``ARRAYS_MERGED`` elements), and each hit's value itself
+    (``None`` for a continued or raising hit), for its picture."""
     if not expression.strip():
         raise SyntaxError("compare needs an expression")
     code = compile(expression, "<jdb>", "eval")
     depth = reference.selected if reference else 0
     element = reference.batch_element if reference and reference.batch_size else None
     plain: list[tuple[str, bool, list[Any] | None] | None] = []
+    values: list[Any] = []
     for hit in hits:
         if hit.resume is not None:
             plain.append(None)
+            values.append(None)
             continue
         answer = _answer(hit.session, code, depth, element)
         number = answer.number
         small = number is not None and number.size <= ARRAYS_MERGED and number.dtype.kind == "f"
         plain.append((answer.text, answer.error, number.tolist() if small else None))
-    return plain
+        values.append(answer.value)
+    return plain, values
 
 
 def group_values(values: Sequence[tuple[str, bool, Any] | None]) -> list[int | None]:

@@ -54,6 +54,20 @@ def render(view: DebuggerView) -> str:
     return "".join(parts)
 
 
+class FrozenView:
+    """The read-only output a finished session leaves behind: plain text and static HTML."""
+
+    def __init__(self, view: dict[str, Any]) -> None:
+        self.view = view
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, str]:
+        location = self.view.get("header", {}).get("location", "")
+        return {
+            "text/plain": f"<jaxdbg breakpoint at {location}: {self.view.get('status', '')}>",
+            "text/html": render(self.view),
+        }
+
+
 def _header(view: dict[str, Any]) -> str:
     header = view.get("header", {})
     status = _STATUS_TEXT.get(view.get("status", ""), str(view.get("status", "")))

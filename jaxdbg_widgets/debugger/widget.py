@@ -3,13 +3,12 @@
 The state travels as one ``view`` dict (see :mod:`jaxdbg_widgets.debugger.view`); the browser
 answers with ``model.send(...)`` messages (see :mod:`jaxdbg_widgets.debugger.protocol`). The
 output bundle also carries a static ``text/html`` rendering for saved notebooks and nbconvert;
-once the session ends, :class:`FrozenView` replaces the output with that rendering alone, so a
-reopened notebook shows the transcript instead of a widget whose model is gone.
+once the session ends, :class:`~jaxdbg_widgets.debugger.static_html.FrozenView` replaces the
+output with that rendering alone, so a reopened notebook shows the transcript instead of a
+widget whose model is gone.
 """
 
 from __future__ import annotations
-
-from typing import Any
 
 import traitlets
 
@@ -32,17 +31,3 @@ class DebuggerWidget(TwinWidget):
     def __repr__(self) -> str:
         location = self.view.get("header", {}).get("location", "")
         return f"<jaxdbg breakpoint at {location}>"
-
-
-class FrozenView:
-    """The read-only output a finished session leaves behind: plain text and static HTML."""
-
-    def __init__(self, view: dict[str, Any]) -> None:
-        self.view = view
-
-    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, str]:
-        location = self.view.get("header", {}).get("location", "")
-        return {
-            "text/plain": f"<jaxdbg breakpoint at {location}: {self.view.get('status', '')}>",
-            "text/html": static_html.render(self.view),
-        }

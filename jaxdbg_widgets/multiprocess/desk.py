@@ -4,8 +4,10 @@ On an engine of a ``jaxdbg_widgets.cluster`` job, the backend hands every hit (o
 gathered shards of the engine's devices) to :meth:`Desk.serve`, which blocks it until it is
 answered. The notebook reaches the desk while the engine's ``%%px`` cell is blocked: each
 request arrives on the engine's control thread and :meth:`Desk.answer` returns plain data
-(``state``, ``view``, ``message``, ``compare``, ``continue``, ``end``). The views are built
-here, where the frames are; only their JSON crosses to the notebook.
+(``state``, ``view``, ``message``, ``compare``, ``pictures``, ``continue``, ``end``). The
+views are built here, where the frames are; only their JSON crosses to the notebook. A compare
+sends each array's shape and finite extent; the notebook picks the pictures and their one
+scale, and ``pictures`` draws them here from the values the compare kept.
 """
 
 from __future__ import annotations
@@ -13,16 +15,19 @@ from __future__ import annotations
 import itertools
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from jaxdbg_widgets.core.errors import one_line
+from jaxdbg_widgets.debugger.compare_pictures import drawable
 from jaxdbg_widgets.debugger.protocol import apply_message
 from jaxdbg_widgets.debugger.session import Entry, Resume, Session
 from jaxdbg_widgets.debugger.shard_compare import plain_answers
 from jaxdbg_widgets.debugger.shard_gathering import Hit, place_of
 from jaxdbg_widgets.debugger.shard_session import ShardSession
 from jaxdbg_widgets.debugger.view import builder_for, transcript_rows
+from jaxdbg_widgets.pictures.row import row_pictures
+from jaxdbg_widgets.pictures.scale import Scale
 
 WAKE_SECONDS = 0.1
 """How often a held hit looks whether it was answered (each answer also wakes it at once)."""
@@ -45,6 +50,8 @@ class _Held:
     builder: Any
     sent: Entry | None = None
     error: BaseException | None = None
+    compared: list[Any] = field(default_factory=list)
+    """Each hit's value of the last compare, for the pictures the notebook asks for next."""
 
 
 class Desk:
@@ -102,7 +109,9 @@ class Desk:
             _finish_if_released(held.session)
             return self._view(held)
         if op == "compare":
-            return {"rows": _compare(held.session, str(request.get("expression", "")))}
+            return {"rows": _compare(held, str(request.get("expression", "")))}
+        if op == "pictures":
+            return {"pictures": _pictures(held, request)}
         if op == "continue":
             _continue(held.session, request.get("index"))
             return self._view(held)
@@ -193,24 +202,39 @@ def _end(held: _Held, request: dict[str, Any]) -> None:
         held.session.resume = Resume.QUIT
 
 
-def _compare(session: Served, expression: str) -> list[dict[str, Any]]:
-    """``expression`` in every hit of this engine: its label, text, error flag and numbers
-    (``continued`` for a device already released)."""
+def _compare(held: _Held, expression: str) -> list[dict[str, Any]]:
+    """``expression`` in every hit of this engine: its label, text, error flag, numbers and,
+    for an array of numbers, its shape and extent (``continued`` for a released device)."""
+    session = held.session
     if isinstance(session, ShardSession):
         with session.gathering.lock:
             reference = session.session
             hits = list(session.gathering.hits)
     else:
         reference, hits = session, [Hit(place_of(session), session)]
-    answers = plain_answers(hits, expression, reference)
+    answers, held.compared = plain_answers(hits, expression, reference)
     return [
         {"label": hit.shard.label, "continued": True}
         if answer is None
-        else {
-            "label": hit.shard.label,
-            "value": answer[0],
-            "error": answer[1],
-            "numbers": answer[2],
-        }
-        for hit, answer in zip(hits, answers, strict=True)
+        else _compare_row(hit.shard.label, answer, value)
+        for hit, answer, value in zip(hits, answers, held.compared, strict=True)
     ]
+
+
+def _compare_row(label: str, answer: tuple[str, bool, Any], value: Any) -> dict[str, Any]:
+    """One answered hit's compare row; ``drawable`` only when its value can be drawn."""
+    row = {"label": label, "value": answer[0], "error": answer[1], "numbers": answer[2]}
+    found = None if answer[1] else drawable(value)
+    if found is not None:
+        row["drawable"] = found.plain()
+    return row
+
+
+def _pictures(held: _Held, request: dict[str, Any]) -> list[dict[str, str]]:
+    """The last compare's values of the hits ``indices`` drawn on the notebook's one scale."""
+    indices = [int(i) for i in request.get("indices", [])]
+    if any(not 0 <= i < len(held.compared) or held.compared[i] is None for i in indices):
+        raise ValueError("no compared value to draw for those hits; compare again")
+    scale = Scale(**request["scale"])
+    drawn = row_pictures([held.compared[i] for i in indices], scale)
+    return [{"png": p.png, "label": p.label} for p in drawn]

@@ -228,6 +228,16 @@ def test_a_breakpoint_on_every_process_opens_one_widget_compare_continue_one_and
     compare = view["shards"]["compare"]
     assert [r["value"] for r in compare["rows"]] == ["False"] * 6 + ["True"] * 2
     assert compare["verdict"] == "shards 6–7 differ: True, 6 others False"
+    assert compare["pictures"] is None, "booleans keep the table only"
+
+    view = dbg.send(
+        {"type": "compare", "expression": "v * 1.0"},
+        lambda v: v["shards"]["compare"]["expression"] == "v * 1.0",
+    )
+    pictures = view["shards"]["compare"]["pictures"]
+    assert pictures["scale"]["text"] == "one scale: min 0 … max 31", "over every process"
+    assert [t["label"] for t in pictures["tiles"]] == labels
+    assert all(t["png"].startswith("data:image/png;base64,") for t in pictures["tiles"])
 
     view = dbg.send({"type": "continue", "index": 5}, lambda v: v["shards"]["waiting"] == 7)
     assert view["shards"]["devices"][5]["state"] == "continue"

@@ -350,6 +350,28 @@ def test_scripted_shard_map_breakpoints_name_the_shard_in_the_banner(use_front_e
     assert f"(jdb) dev 3\nCPU {mesh.devices.flat[3].id}, i=3, shard 3 (waiting)" in out
 
 
+def test_a_script_keeping_records_keeps_the_frozen_record_with_the_compare_pictures(
+    use_front_end, capsys
+):
+    mesh, program, x = _shard_map_breakpoint_program()
+    use_front_end(FakeFrontEnd(Tier.SUBSHELL))
+    with scripts.script(["compare block", "c"], keep_records=True) as answered:
+        program(x)
+        jax.effects_barrier()
+    [record] = answered.records
+    bundle = record._repr_mimebundle_()
+    assert bundle["text/plain"].endswith(": continue>")
+    html = bundle["text/html"]
+    assert "one scale: min 0 … max 15" in html and html.count("data:image/png;base64,") == 8
+    first = f"CPU {mesh.devices.flat[0].id} (i=0)"
+    assert f"(8 shards, {first} selected, breakpoint #" in html, "no worker numbers"
+    with scripts.script(["c"]) as plain:
+        program(x)
+        jax.effects_barrier()
+    assert plain.records == []
+    capsys.readouterr()
+
+
 def test_interrupt_while_waiting_ends_with_keyboard_interrupt(use_front_end):
     fe = use_front_end(FakeFrontEnd(Tier.SUBSHELL))
 

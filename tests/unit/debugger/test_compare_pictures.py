@@ -9,11 +9,18 @@ import numpy as np
 
 from jaxdbg_widgets.core.shard_place import ShardPlace
 from jaxdbg_widgets.debugger import static_html
-from jaxdbg_widgets.debugger.compare_pictures import PICTURES_SHOWN
+from jaxdbg_widgets.debugger.compare_pictures import (
+    PICTURES_SHOWN,
+    Drawable,
+    chosen_pictures,
+    compare_pictures,
+    drawable,
+)
 from jaxdbg_widgets.debugger.protocol import apply_message
 from jaxdbg_widgets.debugger.session import Session
 from jaxdbg_widgets.debugger.shard_session import ShardSession
 from jaxdbg_widgets.debugger.view import VIEW_LIMIT, ShardViewBuilder, size_of
+from jaxdbg_widgets.pictures.row import row_pictures
 
 from ..pictures.test_row import _png
 from .conftest import jax_frames
@@ -117,3 +124,19 @@ def test_at_256_different_shards_the_row_stays_within_the_view_budget():
     assert row is not None and len(row["tiles"]) == PICTURES_SHOWN
     assert row["more"] == "240 more groups (240 shards)"
     assert size_of(ShardViewBuilder(shards).build()) <= VIEW_LIMIT
+
+
+def test_a_value_known_by_its_plain_shape_and_extent_chooses_the_same_row():
+    values = [np.arange(4.0).reshape(2, 2) * i for i in range(3)]
+    shards = _shards(values)
+    rows = shards.compare("x")
+    plain = [json.loads(json.dumps(drawable(v).plain())) for v in values]
+    drawn = []
+
+    def draw(positions, scale):
+        drawn.append(list(positions))
+        return row_pictures([values[p] for p in positions], scale)
+
+    remote = chosen_pictures(rows, [Drawable.from_plain(p) for p in plain], draw)
+    assert remote == compare_pictures(rows, values) and drawn == [[0, 1, 2]]
+    assert drawable(np.float32(1.0)) is None and drawable("text") is None

@@ -22,6 +22,7 @@ from jaxdbg_widgets.debugger.view import builder_for
 from jaxdbg_widgets.multiprocess.desk import Desk, Ended
 
 from ..debugger.conftest import jax_frames
+from ..pictures.test_row import _png
 
 PROCESSES = 4
 DEVICES = 2
@@ -245,3 +246,46 @@ def test_a_late_answer_is_a_command_error_and_never_a_death(job):
     assert not any(hits.died for hits in job.session.processes.values())
     job.link.ask = answer
     assert job.session.run("p y").output == "0.0"
+
+
+def test_compare_of_arrays_across_processes_draws_one_row_on_one_scale(job):
+    session = job.session
+    session.run("compare x * 1.0")
+    row = builder_for(session).build()["shards"]["compare"]["pictures"]
+    assert row["scale"]["text"] == "one scale: min 0 … max 7", "over every process's hits"
+    assert [t["label"] for t in row["tiles"]] == [
+        f"process {p}, CPU {2 * p + i} (x={2 * p + i})" for p in range(4) for i in range(2)
+    ]
+    assert [t["position"] for t in row["tiles"]] == list(range(8))
+    assert row["tiles"][5]["summary"] == "float32[4], min 5, max 5"
+    pixels = [_png(t["png"])[1] for t in row["tiles"]]
+    assert len({p.tobytes() for p in pixels}) == 8, "each device's value its own colour"
+    pictures_asked = [process for process, op in job.link.asked if op == "pictures"]
+    assert pictures_asked == [0, 1, 2, 3], "one drawing request per process"
+
+
+def test_a_compare_of_scalars_or_after_a_continue_keeps_the_table_only(job):
+    session = job.session
+    session.run("compare y")
+    assert builder_for(session).build()["shards"]["compare"]["pictures"] is None
+    session.run("c 3")
+    session.run("compare x")
+    row = builder_for(session).build()["shards"]["compare"]["pictures"]
+    assert [t["position"] for t in row["tiles"]] == [0, 1, 2, 4, 5, 6, 7]
+    session.run("c 4")
+    kept = builder_for(session).build()["shards"]["compare"]
+    assert kept["rows"][4]["value"] == "(continued)" and kept["pictures"] == row
+
+
+def test_a_process_that_cannot_draw_leaves_the_table_without_pictures(job):
+    answer = job.link.ask
+
+    def no_pictures(process, request):
+        if request["op"] == "pictures" and process == 2:
+            return {"error": "RuntimeError: out of memory"}
+        return answer(process, request)
+
+    job.link.ask = no_pictures
+    rows = job.session.compare("x")
+    assert len(rows) == 8 and job.session.compared.pictures is None
+    job.link.ask = answer

@@ -9,7 +9,16 @@ import numpy as np
 import pytest
 
 from jaxdbg_widgets.pictures.colors import special_colors
-from jaxdbg_widgets.pictures.row import ROW_CELLS, ROW_LEVELS, ROW_SIDE, row_pictures, shared_scale
+from jaxdbg_widgets.pictures.row import (
+    ROW_CELLS,
+    ROW_LEVELS,
+    ROW_SIDE,
+    Extent,
+    extent,
+    row_pictures,
+    scale_over,
+    shared_scale,
+)
 
 
 def _png(uri: str) -> tuple[np.ndarray, np.ndarray]:
@@ -94,3 +103,11 @@ def test_the_same_arrays_give_the_same_bytes_and_bad_input_says_why():
         row_pictures([np.float32(1.0)], scale)
     with pytest.raises(TypeError):
         row_pictures([np.array(["a", "b"])], scale)
+
+
+def test_a_scale_over_extents_is_the_scale_over_the_arrays_themselves():
+    arrays = [np.array([-1.0, 0.5]), np.array([[2.0, np.nan]]), np.array([np.inf])]
+    assert scale_over([extent(a) for a in arrays]) == shared_scale(arrays)
+    masks = [np.array([True, False])] * 2
+    assert scale_over([extent(m) for m in masks]) == shared_scale(masks)
+    assert extent(np.array([np.nan])) == Extent(None, None, False)
