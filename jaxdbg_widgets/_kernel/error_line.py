@@ -18,9 +18,21 @@ def probe(shell: Any) -> None:
 
 def show_error_line(shell: Any, value: BaseException) -> list[str]:
     """Show ``value`` in the cell as one ``Type: message`` line (what ipykernel publishes)."""
-    stb = shell.InteractiveTB.get_exception_only(type(value), value)
+    stb = _exception_only(shell, value)
     if _capabilities.has("ipython", "error-line"):
         shell._showtraceback(type(value), value, stb)
     else:
         print("".join(stb), end="", file=sys.stderr)
     return stb
+
+
+def _exception_only(shell: Any, value: BaseException) -> list[str]:
+    """IPython's ``Type: message`` of ``value`` alone, its cause and context left out while it
+    is formatted (IPython 7 fails to format a chained exception here, as JAX's errors raised
+    inside a transformation are) and put back after."""
+    chain = value.__cause__, value.__context__, value.__suppress_context__
+    value.__cause__ = value.__context__ = None
+    try:
+        return shell.InteractiveTB.get_exception_only(type(value), value)
+    finally:
+        value.__cause__, value.__context__, value.__suppress_context__ = chain

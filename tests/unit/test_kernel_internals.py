@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import re
 from types import SimpleNamespace
 from typing import Any
 
@@ -61,6 +62,24 @@ def test_a_changed_showtraceback_signature_prints_the_line_instead(capsys, monke
     assert not _capabilities.has("ipython", "error-line")
     assert error_line.show_error_line(shell, ValueError("bad")) == ["ValueError: bad\n"]
     assert capsys.readouterr().err == "ValueError: bad\n"
+
+
+def test_a_chained_error_is_shown_as_its_own_line_and_keeps_its_chain(capsys):
+    """As a FloatingPointError raised inside JAX's backward pass, with JAX's stack as its cause."""
+    from IPython.core.ultratb import AutoFormattedTB
+
+    def raised(error: BaseException, cause: BaseException) -> BaseException:
+        try:
+            raise error from cause
+        except type(error) as caught:
+            return caught
+
+    error = raised(FloatingPointError("invalid value (nan)"), RuntimeError("the user's stack"))
+    shell = SimpleNamespace(InteractiveTB=AutoFormattedTB(mode="Context"))
+    shown = re.sub(r"\x1b\[[0-9;]*m", "", "".join(error_line.show_error_line(shell, error)))
+    assert shown.strip() == "FloatingPointError: invalid value (nan)"
+    assert "Internal Python error" not in capsys.readouterr().out
+    assert isinstance(error.__cause__, RuntimeError) and error.__suppress_context__
 
 
 @pytest.mark.parametrize("route", ["magic_arg_matchers", "custom_matchers"])
