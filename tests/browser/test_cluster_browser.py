@@ -75,6 +75,8 @@ def test_one_widget_for_the_job_selects_a_process_prints_and_continues_all(lab_p
         timeout=30_000,
     )
     lab_page.screenshot("cluster-debugger-process-2")
+    _compare_pictures(page, widget)
+    lab_page.screenshot("cluster-compare-pictures")
 
     widget.locator(".jaxdbg-dbg-button[data-command='c']").click()
     for process in range(4):  # 3 x the sum of every process's (10 p, 10 p + 1)
@@ -82,3 +84,23 @@ def test_one_widget_for_the_job_selects_a_process_prints_and_continues_all(lab_p
     lab_page.wait_for_output("engines stopped", timeout=120_000)
     assert page.locator(".jaxdbg-debugger[data-status='waiting']").count() == 0
     assert lab_page.console_errors == []
+
+
+def _compare_pictures(page, widget):
+    """``compare w`` over the 8 hits of 4 processes: one picture per hit, each drawn by its own
+    process, on one scale from process 0's 0 to process 3's 93."""
+    compare = widget.locator(".jaxdbg-dbg-compare-input")
+    compare.fill("w")
+    compare.press("Enter")
+    widget.locator(".jaxdbg-dbg-compare-tile").nth(7).wait_for(timeout=60_000)
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('.jaxdbg-dbg-compare-picture')]"
+        ".every((img) => img.complete && img.naturalWidth > 0)",
+        timeout=30_000,
+    )
+    assert widget.locator(".jaxdbg-dbg-compare-scale").inner_text().strip() == (
+        "one scale: min 0 … max 93"
+    )
+    labels = widget.locator(".jaxdbg-dbg-compare-tile-label").all_inner_texts()
+    for n, label in enumerate(labels):  # JAX numbers process p's CPU devices from 2048 p
+        assert label == f"process {n // 2}, CPU {2048 * (n // 2) + n % 2} (x={n})", labels
