@@ -6,7 +6,7 @@ import uuid
 
 import pytest
 
-from tests.fixtures.lab import write_notebook
+from tests.fixtures.lab import compare_pictures, write_notebook
 
 pytestmark = [pytest.mark.browser, pytest.mark.frontends("lab")]
 
@@ -75,7 +75,7 @@ def test_one_widget_for_the_job_selects_a_process_prints_and_continues_all(lab_p
         timeout=30_000,
     )
     lab_page.screenshot("cluster-debugger-process-2")
-    _compare_pictures(page, widget)
+    _compare_across_processes(page, widget)
     lab_page.screenshot("cluster-compare-pictures")
 
     widget.locator(".jaxdbg-dbg-button[data-command='c']").click()
@@ -86,21 +86,10 @@ def test_one_widget_for_the_job_selects_a_process_prints_and_continues_all(lab_p
     assert lab_page.console_errors == []
 
 
-def _compare_pictures(page, widget):
+def _compare_across_processes(page, widget):
     """``compare w`` over the 8 hits of 4 processes: one picture per hit, each drawn by its own
     process, on one scale from process 0's 0 to process 3's 93."""
-    compare = widget.locator(".jaxdbg-dbg-compare-input")
-    compare.fill("w")
-    compare.press("Enter")
-    widget.locator(".jaxdbg-dbg-compare-tile").nth(7).wait_for(timeout=60_000)
-    page.wait_for_function(
-        "() => [...document.querySelectorAll('.jaxdbg-dbg-compare-picture')]"
-        ".every((img) => img.complete && img.naturalWidth > 0)",
-        timeout=30_000,
-    )
-    assert widget.locator(".jaxdbg-dbg-compare-scale").inner_text().strip() == (
-        "one scale: min 0 … max 93"
-    )
+    assert compare_pictures(page, widget, "w", 8) == "one scale: min 0 … max 93"
     labels = widget.locator(".jaxdbg-dbg-compare-tile-label").all_inner_texts()
     for n, label in enumerate(labels):  # JAX numbers process p's CPU devices from 2048 p
         assert label == f"process {n // 2}, CPU {2048 * (n // 2) + n % 2} (x={n})", labels

@@ -2,7 +2,7 @@
 
 import pytest
 
-from tests.fixtures.lab import write_notebook
+from tests.fixtures.lab import compare_pictures, write_notebook
 
 pytestmark = [pytest.mark.browser, pytest.mark.frontends("lab", "notebook7")]
 
@@ -245,17 +245,7 @@ _PIXELS = """() => [...document.querySelectorAll('.jaxdbg-dbg-compare-picture')]
 
 def _compare_pictures(page, widget):
     """A compare of arrays draws one picture per shard on one scale; a click selects one."""
-    compare = widget.locator(".jaxdbg-dbg-compare-input")
-    compare.fill("y")
-    compare.press("Enter")
-    widget.locator(".jaxdbg-dbg-compare-tile").nth(7).wait_for(timeout=30_000)
-    page.wait_for_function(
-        "() => [...document.querySelectorAll('.jaxdbg-dbg-compare-picture')]"
-        ".every((img) => img.complete && img.naturalWidth > 0)",
-        timeout=30_000,
-    )
-    scale = widget.locator(".jaxdbg-dbg-compare-scale").inner_text()
-    assert scale.strip() == "one scale: min 0 … max 30"
+    assert compare_pictures(page, widget, "y", 8) == "one scale: min 0 … max 30"
     labels = widget.locator(".jaxdbg-dbg-compare-tile-label").all_inner_texts()
     assert labels == [f"CPU {i} (i={i})" for i in range(8)]
     pixels = page.evaluate(_PIXELS)
