@@ -16,6 +16,7 @@ import importlib
 import inspect
 import logging
 import string
+import threading
 from collections.abc import Callable
 from contextlib import ExitStack, contextmanager
 from types import FrameType, ModuleType, SimpleNamespace
@@ -55,6 +56,7 @@ _state_discharge = _module("state.discharge")
 _debugger_core = _module("debugger.core")
 _cli_debugger = _module("debugger.cli_debugger")
 _traceback_util = _module("traceback_util")
+_linear_util = _module("linear_util")
 
 
 def _needs(module: ModuleType | None, *names: str) -> ModuleType:
@@ -822,9 +824,27 @@ def scan_layout(eqn: Any) -> ScanLayout | None:
 
 
 def _probe_transpose_tracebacks() -> None:
-    _needs(_ad, "_name_stack_ctx")
-    _needs(_source_info_util, "user_context", "current_name_stack")
+    _needs(_source_info_util, "user_context", "current_name_stack", "SourceInfo")
     caps.require_parameters(_source_info_util.user_context, ["traceback", "name_stack"])
+    context = _needs(_source_info_util, "_source_info_context")._source_info_context.context
+    caps.require_attributes(context, ["traceback", "name_stack"])
+    if hasattr(_ad, "_name_stack_ctx"):
+        return
+    _needs(_ad, "backward_pass", "source_info_util")  # JAX 0.7: the pass enters contexts itself
+    if "source_info_util.user_context(" not in inspect.getsource(_ad.backward_pass):
+        raise TypeError("ad.backward_pass sets no source_info_util.user_context")
+
+
+class _ContextsWithoutTracebacks:
+    """``source_info_util`` as JAX 0.7's backward pass reads it, with user contexts that keep
+    only the name stack."""
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(_source_info_util, name)
+
+    @staticmethod
+    def user_context(traceback: Any, *, name_stack: Any = None) -> Any:
+        return _source_info_util.user_context(None, name_stack=name_stack)
 
 
 RULE_TRACEBACKS = _check(
@@ -839,22 +859,32 @@ def own_transpose_tracebacks() -> Any:
     """While tracing, backward-pass equations keep the traceback where they are built.
 
     JAX gives each transposed equation the forward equation's traceback, which hides the
-    frames of a ``custom_vjp`` backward rule; inside this block they keep their own.
+    frames of a ``custom_vjp`` backward rule; inside this block they keep their own. The
+    enclosing traceback (an outer backward pass's equation) is set aside too, since a context
+    without a traceback of its own inherits it.
     """
     if not RULE_TRACEBACKS:
         yield
         return
-    original = _ad._name_stack_ctx
 
     def name_stack_only(src_info: Any) -> Any:
         stack = _source_info_util.current_name_stack() + src_info.name_stack
         return _source_info_util.user_context(None, name_stack=stack)
 
-    _ad._name_stack_ctx = name_stack_only
+    if hasattr(_ad, "_name_stack_ctx"):
+        name, replacement = "_name_stack_ctx", name_stack_only
+    else:
+        name, replacement = "source_info_util", _ContextsWithoutTracebacks()
+    original = getattr(_ad, name)
+    context = _source_info_util._source_info_context
+    outer = context.context
+    setattr(_ad, name, replacement)
+    context.context = _source_info_util.SourceInfo(None, outer.name_stack)
     try:
         yield
     finally:
-        _ad._name_stack_ctx = original
+        context.context = outer
+        setattr(_ad, name, original)
 
 
 # --- whether JAX created its backends: device flags and jax.distributed come before -------
@@ -980,8 +1010,95 @@ NAN_RECHECK_TRANSFORMED = _check(
     _probe_transformed_nan_check,
 )
 
-TransformedSearch = Callable[[Exception, Any, tuple[Any, ...], str, str], None]
-"""``search(error, closed_jaxpr, args, name, name_stack)``: raises to answer a failed check."""
+_TRANSPOSE_TRACES = (
+    ("_pjit_transpose_fancy", "_transpose_jaxpr_fancy", "(jaxpr, "),
+    ("_pjit_transpose", "_pjit_transpose_trace", "(body, "),
+)
+"""Per form of jit's transpose rule, the function it traces its backward program with and how
+it calls it: newer JAX passes the forward program, JAX 0.7 a wrapped function (whose output
+store is filled again by a second trace)."""
+
+
+def _transpose_trace() -> tuple[str, bool]:
+    """The name of this JAX's transpose trace, and whether it takes JAX 0.7's wrapped function."""
+    for rule, trace, call in _TRANSPOSE_TRACES:
+        if hasattr(_pjit, rule) and hasattr(_pjit, trace):
+            if f"{trace}{call}" not in inspect.getsource(getattr(_pjit, rule)):
+                raise TypeError(f"jax._src.pjit.{rule} no longer calls {trace}{call}...)")
+            return trace, rule == "_pjit_transpose"
+    raise TypeError("jax._src.pjit has no transpose trace this package reads")
+
+
+def _probe_transposed_rule_lines() -> None:
+    if not (NAN_RECHECK_TRANSFORMED and RULE_TRACEBACKS):
+        raise TypeError("needs nan-recheck-transformed and transpose-tracebacks")
+    _, wrapped = _transpose_trace()
+    if wrapped:
+        _needs(_linear_util, "Store", "WrappedFun")
+        caps.require_attributes(_linear_util.Store, ["reset"])
+        if "stores" not in _linear_util.WrappedFun.__slots__:
+            raise TypeError("linear_util.WrappedFun keeps no stores")
+
+
+TRANSPOSED_RULE_LINES = _check(
+    "transposed-rule-lines",
+    "%jaxdbg nans on naming the line inside a custom_vjp backward rule under an outer "
+    "grad(jit(...)) (else the line that called the function)",
+    _probe_transposed_rule_lines,
+)
+
+_transposing = threading.local()
+"""Per thread, the backward program jit's transpose rule traced last and how to trace it again."""
+
+
+def _record_transpositions() -> Callable[[], None]:
+    """Note each backward program jit's transpose rule traces, until the returned undo runs."""
+    name, wrapped = _transpose_trace()
+    traced = getattr(_pjit, name)
+
+    def again(args: tuple[Any, ...]) -> Any:
+        jax.clear_caches()  # cached transpositions, nested ones too, have the forward tracebacks
+        try:
+            with own_transpose_tracebacks():
+                if wrapped:
+                    for store in args[0].stores:
+                        if store is not None:
+                            store.reset()  # the same output tree is stored again
+                result = traced(*args)
+        finally:
+            jax.clear_caches()  # and later traces must not reuse these
+        return result if wrapped else result[0]
+
+    def recording(*args: Any) -> Any:
+        result = traced(*args)
+        _transposing.last = (result if wrapped else result[0], functools.partial(again, args))
+        return result
+
+    setattr(_pjit, name, recording)
+
+    def undo() -> None:
+        setattr(_pjit, name, traced)
+        _transposing.__dict__.clear()
+
+    return undo
+
+
+def _retrace_of(jaxpr: Any) -> Callable[[], Any] | None:
+    """How to trace ``jaxpr`` again with own tracebacks, when it is the last backward program
+    noted on this thread (which is then forgotten); ``None`` for any other program."""
+    last = getattr(_transposing, "last", None)
+    if last is None or last[0] is not jaxpr:
+        return None
+    del _transposing.last
+    return last[1]
+
+
+TransformedSearch = Callable[
+    [Exception, Any, tuple[Any, ...], str, str, "Callable[[], Any] | None"], None
+]
+"""``search(error, closed_jaxpr, args, name, name_stack, retrace)``: raises to answer a failed
+check. ``retrace()``, where given, traces a backward program again with each equation's own
+traceback (a ``custom_vjp`` backward rule's lines), equation for equation."""
 
 
 def replace_transformed_nan_check(search: TransformedSearch) -> Callable[[], None]:
@@ -990,27 +1107,30 @@ def replace_transformed_nan_check(search: TransformedSearch) -> Callable[[], Non
     ``search(error, jaxpr, args, name, name_stack)`` when its output fails the NaN/Inf check.
 
     ``name_stack`` is the transformation that bound the program (``transpose(jvp())``,
-    ``vmap()``). When ``search`` returns, JAX's own handling goes on with the original error;
-    the undo puts JAX's impl back.
+    ``vmap()``); ``retrace`` is given for a backward program where ``transposed-rule-lines``
+    holds. When ``search`` returns, JAX's own handling goes on with the original error; the
+    undo puts JAX's impl back.
     """
     if not NAN_RECHECK_TRANSFORMED:
         raise RuntimeError("this JAX's check of a transformed jit cannot be answered (see status)")
     previous = _pjit.jit_p.impl
 
     def impl(*args: Any, jaxpr: Any, name: str, **params: Any) -> Any:
+        retrace = _retrace_of(jaxpr)
         try:
             return previous(*args, jaxpr=jaxpr, name=name, **params)
         except _api_util.InternalFloatingPointError as error:
-            search(error, jaxpr, args, name, str(_source_info_util.current_name_stack()))
+            stack = str(_source_info_util.current_name_stack())
+            search(error, jaxpr, args, name, stack, retrace)
             raise
 
     impl.search = search
-    _pjit.jit_p.impl = impl
-
-    def undo() -> None:
-        _pjit.jit_p.impl = previous
-
-    return undo
+    with ExitStack() as undo:
+        if TRANSPOSED_RULE_LINES:
+            undo.callback(_record_transpositions())
+        _pjit.jit_p.impl = impl
+        undo.callback(setattr, _pjit.jit_p, "impl", previous)
+        return undo.pop_all().close
 
 
 def transformed_nan_check_installed() -> TransformedSearch | None:

@@ -92,18 +92,25 @@ def search_instead(
 
 
 def search_transformed(
-    error: Exception, jaxpr: Any, args: tuple[Any, ...], name: str, name_stack: str
+    error: Exception,
+    jaxpr: Any,
+    args: tuple[Any, ...],
+    name: str,
+    name_stack: str,
+    retrace: Callable[[], Any] | None = None,
 ) -> None:
     """Raise a ``FloatingPointError`` at the origin of a program an outer transformation ran.
 
     ``jaxpr`` is the program JAX's rule bound for ``jit(name)`` under ``name_stack``
-    (``transpose(jvp())``, ``vmap()``) and ``args`` the values its check failed on. Returning
-    (nothing found, or a program the search cannot run) leaves JAX's own handling to go on.
+    (``transpose(jvp())``, ``vmap()``) and ``args`` the values its check failed on;
+    ``retrace`` traces a backward program again so a ``custom_vjp`` rule's line is found.
+    Returning (nothing found, or a program the search cannot run) leaves JAX's own handling
+    to go on.
     """
     if not all(internals.is_array_like(arg) for arg in args):
         return
     try:
-        report = search_program(name, jaxpr, args, name_stack)
+        report = search_program(name, jaxpr, args, name_stack, retrace)
     except (TypeError, ValueError):
         return
     if report.found:

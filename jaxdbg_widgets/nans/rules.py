@@ -2,15 +2,17 @@
 
 JAX gives every backward-pass equation the traceback of the forward call, so a backward
 rule's own lines are invisible in the program the search ran. Tracing once more with the
-equations' own tracebacks kept, the equation at the same position shows the rule's frames.
-JAX's trace caches are cleared around that trace, so the next call of a jitted function
-compiles again once.
+equations' own tracebacks kept (the whole function for ``find_nonfinite``, the transposition
+alone for a backward program JAX's rule ran), the equation at the same position shows the
+rule's frames. JAX's trace caches are cleared around that trace, so the next call of a jitted
+function compiles again once.
 """
 
 from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from typing import Any
 
 import jax
@@ -35,38 +37,51 @@ def _equations(jaxpr: Jaxpr) -> Iterator[Any]:
                     yield from _equations(sub)
 
 
-def with_backward_rule(
-    origin: Origin,
-    eqn: Any,
-    jaxpr: Jaxpr,
-    fun: Callable[..., Any],
-    args: tuple[Any, ...],
-    kwargs: dict[str, Any],
-    caller: CallSite,
-) -> Origin:
+@dataclass(frozen=True)
+class Retrace:
+    """How to trace the searched program again with the backward equations' own tracebacks,
+    and the lines (the caller's) where an ordinary backward equation's own traceback ends."""
+
+    trace: Callable[[], Jaxpr]
+    known: frozenset[tuple[str, int]] = frozenset()
+
+
+def retrace_function(
+    fun: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any], caller: CallSite
+) -> Retrace:
+    """The retrace of ``find_nonfinite(fun, *args, **kwargs)`` called at ``caller``."""
+
+    def trace() -> Jaxpr:
+        jax.clear_caches()  # a cached transposition would bring back the forward tracebacks
+        try:
+            with internals.own_transpose_tracebacks():
+                return jax.make_jaxpr(fun)(*args, **kwargs).jaxpr
+        finally:
+            jax.clear_caches()  # and later traces must not reuse these
+
+    return Retrace(trace, frozenset({(caller.filename, caller.lineno)}))
+
+
+def with_backward_rule(origin: Origin, eqn: Any, jaxpr: Jaxpr, retrace: Retrace) -> Origin:
     """``origin`` with the backward rule's line first, when it ran inside one; else as it was.
 
-    ``caller`` is where ``find_nonfinite`` was called: an ordinary backward equation's own
-    traceback ends there or in the differentiated function, a rule's goes on into the rule.
+    An ordinary backward equation's own traceback ends in the differentiated function or at
+    one of ``retrace.known``; a rule's goes on into the rule.
     """
     if origin.direction != "backward" or not internals.RULE_TRACEBACKS:
         return origin
     first = list(_equations(jaxpr))
     position = next((i for i, e in enumerate(first) if e is eqn), None)
-    jax.clear_caches()  # a cached transposition would bring back the forward tracebacks
-    try:
-        with internals.own_transpose_tracebacks():
-            again = jax.make_jaxpr(fun)(*args, **kwargs).jaxpr
-    finally:
-        jax.clear_caches()  # and later traces must not reuse these
-    second = list(_equations(strip_callbacks(again, Stripped())))
-    if position is None or len(second) != len(first):
+    if position is None:
+        return origin
+    second = list(_equations(strip_callbacks(retrace.trace(), Stripped())))
+    if len(second) != len(first):
         return origin
     twin = second[position]
     if twin.primitive.name != eqn.primitive.name:
         return origin
     lines = source_lines(twin)
-    known = {(f.filename, f.lineno) for f in origin.frames} | {(caller.filename, caller.lineno)}
+    known = {(f.filename, f.lineno) for f in origin.frames} | retrace.known
     functions = {f.function for f in origin.frames}
     if not lines or (lines[0].filename, lines[0].lineno) in known or lines[0].function in functions:
         return origin

@@ -34,7 +34,7 @@ from jaxdbg_widgets.nans.program import (
 from jaxdbg_widgets.nans.progress import SearchProgress, Ticker
 from jaxdbg_widgets.nans.progress_view import progress_sink
 from jaxdbg_widgets.nans.report import NonfiniteReport, Origin
-from jaxdbg_widgets.nans.rules import with_backward_rule
+from jaxdbg_widgets.nans.rules import Retrace, retrace_function, with_backward_rule
 from jaxdbg_widgets.nans.summary import summarize
 from jaxdbg_widgets.nans.validation import argument_leaves
 
@@ -328,9 +328,6 @@ _OPENERS: dict[str, Callable[[_Search, Any, list[Any], _Where], Origin | None]] 
 
 _CHECK_FLAGS = ("jax_debug_nans", "jax_debug_infs")
 
-_Traced = tuple[Callable[..., Any], tuple[Any, ...], dict[str, Any], Any]
-"""The function, its arguments and the caller's line, for the backward-rule trace."""
-
 
 @contextlib.contextmanager
 def _checks_off() -> Iterator[None]:
@@ -368,23 +365,31 @@ def find_nonfinite(fun: Callable[..., Any], *args: Any, **kwargs: Any) -> Nonfin
     name = getattr(fun, "__name__", None) or type(fun).__name__
     with _checks_off():
         closed = jax.make_jaxpr(fun)(*args, **kwargs)
-        return _report(name, closed, named, (fun, args, kwargs, caller), _Where())
+        return _report(name, closed, named, retrace_function(fun, args, kwargs, caller), _Where())
 
 
 def search_program(
-    name: str, closed: ClosedJaxpr, values: Sequence[Any], name_stack: str = ""
+    name: str,
+    closed: ClosedJaxpr,
+    values: Sequence[Any],
+    name_stack: str = "",
+    retrace: Callable[[], ClosedJaxpr] | None = None,
 ) -> NonfiniteReport:
     """The report of ``find_nonfinite`` for a program JAX already traced, run on ``values``.
 
     ``name_stack`` is the transformation the program was made by (``transpose(jvp())`` for a
     backward pass, ``vmap()`` for a batched one), so the origin names its pass and batch
-    elements as inside ``find_nonfinite(jax.grad(...))``. A ``custom_vjp`` backward rule's
-    origin names the line that called the function: there is no function to trace again.
+    elements as inside ``find_nonfinite(jax.grad(...))``. ``retrace`` traces a backward
+    program again with its equations' own tracebacks, so a ``custom_vjp`` backward rule's
+    origin names the rule's line; without it, the origin names the line that called the
+    function.
     """
     _require_evaluation()
     named = [(f"arg{i}", value) for i, value in enumerate(values)]
+    again = Retrace(lambda: retrace().jaxpr) if retrace is not None else None
+    where = _Where(scope=(name_stack,) if name_stack else ())
     with _checks_off():
-        return _report(name, closed, named, None, _Where(scope=(name_stack,) if name_stack else ()))
+        return _report(name, closed, named, again, where)
 
 
 def _require_evaluation() -> None:
@@ -398,7 +403,7 @@ def _report(
     name: str,
     closed: ClosedJaxpr,
     named: list[tuple[str, Any]],
-    traced: _Traced | None,
+    retrace: Retrace | None,
     where: _Where,
 ) -> NonfiniteReport:
     """Search ``closed`` on the ``named`` values, with JAX's checks already off."""
@@ -416,7 +421,7 @@ def _report(
         return NonfiniteReport(name, 0, total, None, bad_args, skipped)
     ticker = Ticker(name, total, progress_sink())
     try:
-        found = _locate(jaxpr, closed.consts, named, ticker, traced, where)
+        found = _locate(jaxpr, closed.consts, named, ticker, retrace, where)
     except KeyboardInterrupt:
         found = None  # raised below, so the search's frames and values go with this one
     if found is None:
@@ -431,7 +436,7 @@ def _locate(
     consts: list[Any],
     named: list[tuple[str, Any]],
     ticker: Ticker,
-    traced: _Traced | None,
+    retrace: Retrace | None,
     where: _Where,
 ) -> tuple[int, Origin | None, Origin | None]:
     """The equations checked, the first non-finite origin and, after an infinity, the first NaN's."""
@@ -440,19 +445,19 @@ def _locate(
     search = _Search(arg_names, "nonfinite", ticker)
     origin = search.search(Level(jaxpr, consts, None), leaves, where)
     if origin is not None:
-        origin = _with_rule(origin, search.origin_eqn, jaxpr, traced)
+        origin = _with_rule(origin, search.origin_eqn, jaxpr, retrace)
     nan_origin = None
     if origin is not None and not any(s.nan for s in origin.outputs):
         nan_search = _Search(arg_names, "nan", ticker)
         nan_origin = nan_search.search(Level(jaxpr, consts, None, "nan"), leaves, where)
         if nan_origin is not None:
-            nan_origin = _with_rule(nan_origin, nan_search.origin_eqn, jaxpr, traced)
+            nan_origin = _with_rule(nan_origin, nan_search.origin_eqn, jaxpr, retrace)
     return search.checked, origin, nan_origin
 
 
-def _with_rule(origin: Origin, eqn: Any, jaxpr: Any, traced: _Traced | None) -> Origin:
-    """``origin`` with its backward rule's line, where the function can be traced again."""
-    return origin if traced is None else with_backward_rule(origin, eqn, jaxpr, *traced)
+def _with_rule(origin: Origin, eqn: Any, jaxpr: Any, retrace: Retrace | None) -> Origin:
+    """``origin`` with its backward rule's line, where the program can be traced again."""
+    return origin if retrace is None else with_backward_rule(origin, eqn, jaxpr, retrace)
 
 
 def _local_names(jaxpr: Any, named: list[tuple[str, Any]]) -> list[str]:

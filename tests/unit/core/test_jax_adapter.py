@@ -7,6 +7,8 @@ import subprocess
 import sys
 import textwrap
 
+import pytest
+
 from jaxdbg_widgets import _capabilities as caps
 from jaxdbg_widgets.core import _jax_internals as jx
 
@@ -29,6 +31,7 @@ EXPECTED = {
     "scan-layout",
     "nan-recheck",
     "nan-recheck-transformed",
+    "transposed-rule-lines",
 }
 
 
@@ -165,5 +168,55 @@ def test_a_wrapped_jit_impl_turns_off_only_the_transformed_nan_search():
     )
     lines = out.splitlines()
     already_off = {c.name for c in caps.degraded() if c.library == "jax"}
-    assert set(json.loads(lines[0])) == already_off | {"nan-recheck-transformed"}
+    assert set(json.loads(lines[0])) == already_off | {
+        "nan-recheck-transformed",
+        "transposed-rule-lines",
+    }
     assert lines[1:] == ["log True"]
+
+
+CHANGED_TRANSPOSE_RULE = """
+from jax._src import pjit
+
+_original = pjit.{rule}
+
+
+def {rule}(cts_in, *args, **params):
+    \"\"\"A rule that traces its backward program some other way, then calls jit_p.bind(...).\"\"\"
+    return _original(cts_in, *args, **params)
+"""
+
+
+@pytest.mark.skipif(not jx.TRANSPOSED_RULE_LINES, reason="this JAX has no transposed-rule-lines")
+def test_a_changed_jit_transpose_rule_turns_off_only_the_backward_rule_line(tmp_path):
+    """Under grad(jit(f)) the origin is still found, at the line that called the function."""
+    rule = next(r for r in ("_pjit_transpose_fancy", "_pjit_transpose") if hasattr(jx._pjit, r))
+    (tmp_path / "changed_rule.py").write_text(CHANGED_TRANSPOSE_RULE.format(rule=rule))
+    out = _run(
+        f"""
+        import sys
+        sys.path.insert(0, {str(tmp_path)!r})
+        import jax._src.pjit as pjit
+        import changed_rule
+        pjit.{rule} = changed_rule.{rule}
+        """,
+        """
+        import json
+        from jaxdbg_widgets import _capabilities as caps
+        from jaxdbg_widgets.nans import recheck
+        from tests.unit.nans import cases
+        print(json.dumps([c.name for c in caps.degraded() if c.library == "jax"]))
+        undo = recheck.install()
+        jax.config.update("jax_debug_nans", True)
+        try:
+            jax.grad(jax.jit(cases.custom_vjp_loss))(-1.0)
+        except FloatingPointError as error:
+            origin = error.report.origin
+            print(origin.direction, origin.source.function, origin.rule)
+        undo()
+        """,
+    )
+    lines = out.splitlines()
+    already_off = {c.name for c in caps.degraded() if c.library == "jax"}
+    assert set(json.loads(lines[0])) == already_off | {"transposed-rule-lines"}
+    assert lines[1:] == ["backward custom_vjp_loss None"]

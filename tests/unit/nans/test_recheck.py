@@ -16,6 +16,10 @@ from tests.unit.nans import cases
 
 pytestmark = pytest.mark.skipif(not recheck.available(), reason="this JAX has no nan-recheck")
 
+TRANSPOSE_TRACE = internals._transpose_trace()[0] if internals.TRANSPOSED_RULE_LINES else ""
+JAX_TRANSPOSE_TRACE = getattr(internals._pjit, TRANSPOSE_TRACE, None)
+"""JAX's own trace of a jit's backward program, as it is before anything is installed."""
+
 
 @pytest.fixture(autouse=True)
 def checks_on():
@@ -154,7 +158,27 @@ def test_grad_of_jit_names_a_backward_nan_made_from_finite_values_and_its_forwar
     assert "return clipped(x)" in origin.forward_line.text
     first = str(error).splitlines()[0]
     assert first.startswith("invalid value (nan) in the output of the backward pass of jit(")
-    assert "return clipped(x) (backward); nothing was run again" in first
+    if internals.TRANSPOSED_RULE_LINES:
+        assert origin.rule == "custom_vjp backward rule clipped_bwd"
+        functions = [f.function for f in error.debugger_frames()]
+        assert functions[:2] == ["clipped_bwd", "custom_vjp_loss"]
+        assert "in clipped_bwd: return (cotangent * jnp.log(residual),)" in first
+    else:
+        assert "return clipped(x) (backward); nothing was run again" in first
+
+
+@pytest.mark.skipif(
+    not internals.TRANSPOSED_RULE_LINES, reason="this JAX has no transposed-rule-lines"
+)
+def test_grad_of_jit_of_a_nested_jit_names_the_rule_and_later_calls_are_unchanged():
+    """The second trace also sees the nested jit's backward rule, then gradients are as before."""
+    nested = jax.jit(lambda x: jax.jit(cases.custom_vjp_loss)(x) * 3.0)
+    error = _origin(jax.grad(nested), -1.0)
+    assert error.report.origin.rule == "custom_vjp backward rule clipped_bwd"
+    assert float(jax.grad(nested)(2.0)) == pytest.approx(3.0 * float(jnp.log(2.0)))
+    assert getattr(internals._pjit, TRANSPOSE_TRACE) is not JAX_TRANSPOSE_TRACE
+    nans.set_checks(False)
+    assert getattr(internals._pjit, TRANSPOSE_TRACE) is JAX_TRANSPOSE_TRACE
 
 
 @transformed
