@@ -1136,3 +1136,85 @@ def replace_transformed_nan_check(search: TransformedSearch) -> Callable[[], Non
 def transformed_nan_check_installed() -> TransformedSearch | None:
     """What a transformed jit's failed check calls now; ``None`` for JAX's own handling."""
     return getattr(_pjit.jit_p.impl, "search", None) if NAN_RECHECK_TRANSFORMED else None
+
+
+# --- the per-step check of an unjitted shard_map (%jaxdbg nans on) ---------------------------
+
+_SHARD_MAP_CHECK = "_maybe_check_special"
+_shard_map_step = threading.local()
+
+
+@dataclasses.dataclass(frozen=True)
+class ShardMapStep:
+    """One primitive an unjitted ``shard_map`` ran: its name, parameters and global inputs."""
+
+    primitive: str
+    params: dict[str, Any]
+    inputs: list[Any]
+
+
+def _probe_shard_map_nan_check() -> None:
+    _needs(_shard_map, _SHARD_MAP_CHECK, "ShardMapTrace", "ShardMapTracer")
+    if list(inspect.signature(getattr(_shard_map, _SHARD_MAP_CHECK)).parameters) != ["outs"]:
+        raise TypeError(f"shard_map.{_SHARD_MAP_CHECK} no longer takes (outs)")
+    step = _shard_map.ShardMapTrace.process_primitive
+    if list(inspect.signature(step).parameters) != ["self", "prim", "tracers", "params"]:
+        raise TypeError("ShardMapTrace.process_primitive no longer takes (prim, tracers, params)")
+    if f"{_SHARD_MAP_CHECK}(out_vals)" not in inspect.getsource(step):
+        raise TypeError(f"ShardMapTrace.process_primitive no longer calls {_SHARD_MAP_CHECK}")
+
+
+SHARD_MAP_NAN_CHECK = _check(
+    "nan-check-shard-map",
+    "%jaxdbg nans on naming the primitive, devices and elements of a NaN made in an unjitted "
+    "shard_map (else JAX's 'encountered in sharded computation')",
+    _probe_shard_map_nan_check,
+)
+
+
+def _global_value(operand: Any) -> Any:
+    return operand.val if isinstance(operand, _shard_map.ShardMapTracer) else operand
+
+
+def replace_shard_map_nan_check(
+    answer: Callable[[ShardMapStep, Any], None],
+) -> Callable[[], None]:
+    """Have an unjitted ``shard_map``'s failed per-step NaN/Inf check call
+    ``answer(step, outs)`` with the step and its global outputs; when ``answer`` returns,
+    JAX's error follows. The undo puts JAX's check back."""
+    if not SHARD_MAP_NAN_CHECK:
+        raise RuntimeError("this JAX's shard_map check cannot be answered (see %jaxdbg status)")
+    previous_check = getattr(_shard_map, _SHARD_MAP_CHECK)
+    previous_step = _shard_map.ShardMapTrace.process_primitive
+
+    def process_primitive(self: Any, prim: Any, tracers: Any, params: Any) -> Any:
+        outer = getattr(_shard_map_step, "current", None)
+        _shard_map_step.current = (prim, params, tracers)
+        try:
+            return previous_step(self, prim, tracers, params)
+        finally:
+            _shard_map_step.current = outer
+
+    def check(outs: Any) -> None:
+        try:
+            previous_check(outs)
+        except FloatingPointError:
+            prim, params, tracers = _shard_map_step.current
+            answer(ShardMapStep(prim.name, dict(params), list(map(_global_value, tracers))), outs)
+            raise
+
+    check.answer = answer
+    setattr(_shard_map, _SHARD_MAP_CHECK, check)
+    _shard_map.ShardMapTrace.process_primitive = process_primitive
+
+    def undo() -> None:
+        setattr(_shard_map, _SHARD_MAP_CHECK, previous_check)
+        _shard_map.ShardMapTrace.process_primitive = previous_step
+
+    return undo
+
+
+def shard_map_nan_check_installed() -> Callable[[ShardMapStep, Any], None] | None:
+    """What an unjitted shard_map's failed check calls now; ``None`` for JAX's own error."""
+    check = getattr(_shard_map, _SHARD_MAP_CHECK, None) if SHARD_MAP_NAN_CHECK else None
+    return getattr(check, "answer", None)

@@ -24,6 +24,7 @@ from typing import Any
 from jaxdbg_widgets.core import _jax_internals as internals
 from jaxdbg_widgets.nans.report import NonfiniteReport, Origin
 from jaxdbg_widgets.nans.search import find_nonfinite, search_program
+from jaxdbg_widgets.nans.shard_map_step import step_report
 from jaxdbg_widgets.nans.validation import argument_leaves
 
 SHARDS_NAMED = 4
@@ -51,19 +52,25 @@ def transformed_available() -> bool:
 
 def install() -> Callable[[], None]:
     """Answer failed checks with the search, a transformed jit's too where this JAX allows it,
-    until the returned undo runs."""
+    and an unjitted shard_map's with its devices, until the returned undo runs."""
     with ExitStack() as undo:
         undo.callback(internals.replace_nan_recheck(search_instead))
         if transformed_available():
             undo.callback(internals.replace_transformed_nan_check(search_transformed))
+        if internals.SHARD_MAP_NAN_CHECK:
+            undo.callback(internals.replace_shard_map_nan_check(answer_shard_map))
         return undo.pop_all().close
 
 
 def installed() -> bool:
-    """Whether failed checks, a transformed jit's included where possible, get the search now."""
+    """Whether failed checks, a transformed jit's and a shard_map's included where possible,
+    get the search now."""
     transformed = internals.transformed_nan_check_installed()
-    return internals.nan_recheck_installed() is search_instead and (
-        transformed is search_transformed or not transformed_available()
+    shard_map = internals.shard_map_nan_check_installed()
+    return (
+        internals.nan_recheck_installed() is search_instead
+        and (transformed is search_transformed or not transformed_available())
+        and (shard_map is answer_shard_map or not internals.SHARD_MAP_NAN_CHECK)
     )
 
 
@@ -118,6 +125,22 @@ def search_transformed(
         raise nonfinite_error(
             message(report, getattr(error, "ty", "nan"), program), report
         ) from None
+
+
+def answer_shard_map(step: internals.ShardMapStep, outs: Any) -> None:
+    """Raise at an unjitted ``shard_map`` step whose outputs failed the check, with a report
+    naming its primitive, line, the devices whose blocks went bad and their first elements."""
+    report = step_report(step, outs)
+    if report is None:
+        return
+    origin = report.origin
+    kind = "nan" if any(s.nan for s in origin.outputs) else "inf"
+    devices = f"on {len(origin.shards)} of {origin.shard_count} devices"
+    raise nonfinite_error(
+        f"invalid value ({kind}) in an unjitted shard_map step: first made by {_place(origin)} "
+        f"{devices}; nothing was run again\n{report.to_text()}",
+        report,
+    ) from None
 
 
 def transformed_program(name: str, name_stack: str) -> str:

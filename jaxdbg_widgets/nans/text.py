@@ -57,7 +57,8 @@ def render_text(report: NonfiniteReport) -> str:
         lines.extend(origin_lines(report.origin, "first non-finite value"))
         if report.nan_origin is not None:
             lines.extend(origin_lines(report.nan_origin, "first NaN"))
-        lines.append(f"{report.equations_checked} equations checked before it")
+        if report.equations_total:
+            lines.append(f"{report.equations_checked} equations checked before it")
     if report.skipped_callbacks:
         lines.append(
             f"{len(report.skipped_callbacks)} debug print/callback call(s) skipped, not run:"

@@ -214,3 +214,36 @@ def test_nans_on_opens_the_debugger_at_the_backward_origin_of_a_grad_of_jit(nan_
     finally:
         off = nan_kernel.execute("%jaxdbg nans off")
     assert off.error is None
+
+
+UNJITTED_SHARD_MAP = textwrap.dedent(
+    """
+    %jaxdbg nans on
+    from jax.sharding import NamedSharding, PartitionSpec as P
+
+    def sharded_sqrt(x):
+        return jnp.sqrt(x * 2.0)
+
+    mesh = jax.make_mesh((8,), ("x",))
+    mapped = jax.shard_map(sharded_sqrt, mesh=mesh, in_specs=P("x"), out_specs=P("x"))
+    xs = jax.device_put(jnp.arange(16.0) - 10.0, NamedSharding(mesh, P("x")))
+    """
+)
+
+
+@pytest.mark.skipif(not internals.SHARD_MAP_NAN_CHECK, reason="this JAX has no nan-check-shard-map")
+def test_nans_on_opens_the_debugger_at_an_unjitted_shard_map_step(nan_kernel):
+    assert nan_kernel.execute(UNJITTED_SHARD_MAP).error is None
+    try:
+        dbg = Debugging(nan_kernel, "mapped(xs)")
+        assert (dbg.view["header"]["function"], dbg.view["header"]["line"]) == ("sharded_sqrt", 5)
+        view = dbg.command("p in0")
+        assert view["transcript"][-1]["output"] == "array([-20., -18.], dtype=float32)"
+        dbg.send({"type": "command", "line": "c"}, lambda v: v["status"] == "continue")
+        first = dbg.finish().error["evalue"].splitlines()[0]
+        assert "in an unjitted shard_map step: first made by sqrt at " in first
+        assert first.endswith("on 5 of 8 devices; nothing was run again")
+    finally:
+        off = nan_kernel.execute("%jaxdbg nans off")
+    assert off.error is None
+    assert nan_kernel.execute("print(jnp.isnan(mapped(xs)).sum())").stdout.strip() == "10"

@@ -32,6 +32,7 @@ EXPECTED = {
     "nan-recheck",
     "nan-recheck-transformed",
     "transposed-rule-lines",
+    "nan-check-shard-map",
 }
 
 
@@ -220,3 +221,42 @@ def test_a_changed_jit_transpose_rule_turns_off_only_the_backward_rule_line(tmp_
     already_off = {c.name for c in caps.degraded() if c.library == "jax"}
     assert set(json.loads(lines[0])) == already_off | {"transposed-rule-lines"}
     assert lines[1:] == ["backward custom_vjp_loss None"]
+
+
+CHANGED_SHARD_MAP_CHECK = """
+from jax._src import shard_map
+_original = shard_map._maybe_check_special
+def _maybe_check_special(outs, where="step"):
+    return _original(outs)
+shard_map._maybe_check_special = _maybe_check_special
+"""
+
+
+@pytest.mark.skipif(not jx.SHARD_MAP_NAN_CHECK, reason="this JAX has no nan-check-shard-map")
+def test_a_changed_shard_map_check_turns_off_only_the_device_naming():
+    """An unjitted shard_map's NaN still raises, with JAX's own message."""
+    out = _run(
+        CHANGED_SHARD_MAP_CHECK,
+        """
+        import json
+        from jax.sharding import NamedSharding, PartitionSpec as P
+        from jaxdbg_widgets import _capabilities as caps
+        from jaxdbg_widgets.nans import recheck
+        from tests.unit.nans import cases
+        print(json.dumps([c.name for c in caps.degraded() if c.library == "jax"]))
+        undo = recheck.install()
+        jax.config.update("jax_debug_nans", True)
+        mesh = jax.make_mesh((8,), ("x",))
+        mapped = jax.shard_map(cases.sharded_sqrt, mesh=mesh, in_specs=P("x"), out_specs=P("x"))
+        x = jax.device_put(jax.numpy.arange(16.0) - 10.0, NamedSharding(mesh, P("x")))
+        try:
+            mapped(x)
+        except FloatingPointError as error:
+            print("device blocks" in str(error), recheck.installed())
+        undo()
+        """,
+    )
+    lines = out.splitlines()
+    already_off = {c.name for c in caps.degraded() if c.library == "jax"}
+    assert set(json.loads(lines[0])) == already_off | {"nan-check-shard-map"}
+    assert lines[1:] == ["False True"]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import jax
 import jax.numpy as jnp
+import numpy as np
 import pytest
 from jax.sharding import NamedSharding
 from jax.sharding import PartitionSpec as P
@@ -237,3 +238,48 @@ def test_off_puts_the_transformed_jit_check_back_too():
     assert recheck.installed()
     nans.set_checks(False)
     assert internals.transformed_nan_check_installed() is None
+
+
+shard_map_check = pytest.mark.skipif(
+    not internals.SHARD_MAP_NAN_CHECK, reason="this JAX has no nan-check-shard-map"
+)
+
+
+@shard_map_check
+def test_an_unjitted_shard_map_names_its_primitive_line_devices_and_first_elements():
+    mesh = jax.make_mesh((8,), ("x",))
+    spec = P("x")
+    mapped = jax.shard_map(cases.sharded_sqrt, mesh=mesh, in_specs=spec, out_specs=spec)
+    x = jax.device_put(jnp.arange(16.0) - 10.0, NamedSharding(mesh, spec))
+    error = _origin(mapped, x)
+    first = str(error).splitlines()[0]
+    assert first.startswith("invalid value (nan) in an unjitted shard_map step: first made by ")
+    assert "sqrt at " in first and "in sharded_sqrt: return jnp.sqrt(x * 2.0)" in first
+    assert "(forward; device 0 (x=0), device 1 (x=1), device 2 (x=2), device 3 (x=3))" in first
+    assert first.endswith("on 5 of 8 devices; nothing was run again")
+    origin = error.report.origin
+    assert [s.device_id for s in origin.shards] == [0, 1, 2, 3, 4]
+    assert origin.inputs[0].describe().startswith("in0 f32[2]")
+    assert origin.outputs[0].describe() == "out0 f32[2]: 2 NaN at (0,), (1,)"
+    np.testing.assert_array_equal(origin.values["in0"], [-20.0, -18.0])
+    assert [f.function for f in origin.frames][:2] == ["sharded_sqrt", "_origin"]
+    assert np.asarray(mapped(x + 10.0))[0] == 0.0  # a finite step is untouched
+
+
+@shard_map_check
+def test_off_puts_jax_shard_map_check_back():
+    assert internals.shard_map_nan_check_installed() is recheck.answer_shard_map
+    nans.set_checks(False)
+    assert internals.shard_map_nan_check_installed() is None
+
+
+@shard_map_check
+def test_an_unjitted_shard_map_on_a_2d_mesh_names_mesh_coordinates_and_local_elements():
+    mesh = jax.make_mesh((2, 4), ("a", "b"))
+    spec = P("a", "b")
+    mapped = jax.shard_map(cases.sharded_sqrt, mesh=mesh, in_specs=spec, out_specs=spec)
+    x = jax.device_put(jnp.arange(48.0).reshape(4, 12) - 10.0, NamedSharding(mesh, spec))
+    origin = _origin(mapped, x).report.origin
+    assert [s.coords for s in origin.shards] == [(("a", 0), ("b", b)) for b in range(4)]
+    assert origin.shard_count == 8
+    assert origin.outputs[0].describe() == "out0 f32[2, 3]: 3 NaN at (0, 0), (0, 1), (0, 2)"
