@@ -142,6 +142,57 @@ def test_a_long_search_shows_progress_and_ctrl_c_stops_it_leaving_the_kernel_usa
     assert after.stdout == "True log\n"
 
 
+BRANCH_LOOP_AND_RULE = textwrap.dedent(
+    """
+    from jax import lax
+
+    def branchy(x):
+        return lax.cond(x > 0, lambda v: jnp.log(-v), lambda v: v, x)
+
+    def looped(x):
+        def turn(state):
+            i, value = state
+            return i + 1, value + jnp.log(3.0 - i.astype(jnp.float32))
+        return lax.while_loop(lambda state: state[0] < 6, turn, (0, x))[1]
+
+    @jax.custom_vjp
+    def clipped(x):
+        return jnp.sin(x)
+    def clipped_bwd(residual, cotangent):
+        return (cotangent * jnp.log(residual),)
+    clipped.defvjp(lambda x: (jnp.sin(x), x), clipped_bwd)
+
+    for fun, arg in [(jax.jit(branchy), 1.0), (looped, 0.0), (jax.grad(clipped), -1.0)]:
+        o = jdw.find_nonfinite(fun, arg).origin
+        print(o.primitive, o.direction, o.path, o.rule, o.source.function, o.source.text.strip(), sep="|")
+    """
+)
+
+
+def test_a_cond_branch_a_while_iteration_and_a_custom_vjp_rule_are_named_in_the_kernel(
+    nan_kernel,
+):
+    result = nan_kernel.execute(BRANCH_LOOP_AND_RULE)
+    assert result.error is None, result.error
+    branch, loop, rule = [line.split("|") for line in result.stdout.splitlines()]
+    assert branch == [
+        "log",
+        "forward",
+        "('cond true branch',)",
+        "None",
+        "branchy.<locals>.<lambda>",
+        "return lax.cond(x > 0, lambda v: jnp.log(-v), lambda v: v, x)",
+    ]
+    assert loop[:5] == ["log", "forward", "('while iteration 3',)", "None", "looped.<locals>.turn"]
+    assert loop[5] == "return i + 1, value + jnp.log(3.0 - i.astype(jnp.float32))"
+    if internals.RULE_TRACEBACKS:
+        assert rule[:4] == ["log", "backward", "()", "custom_vjp backward rule clipped_bwd"]
+        assert rule[4] == "clipped_bwd"
+        assert rule[5] == "return (cotangent * jnp.log(residual),)"
+    else:
+        assert rule[:4] == ["log", "backward", "()", "None"]  # JAX keeps no rule lines here
+
+
 NANS_ON = textwrap.dedent(
     """
     %jaxdbg nans on
