@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import textwrap
 import time
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -457,14 +458,36 @@ def test_stopping_a_shard_before_a_collective_keeps_the_kernel(dbg_kernel, break
     assert dbg_kernel.manager.is_alive()
 
 
-def test_a_quit_before_a_collective_causes_no_delayed_abort(kernel):
-    """XLA aborts 40 s after a collective loses a participant: wait past that once."""
+ABORT_WINDOW_SECONDS = 45
+"""XLA aborts the process 40 s after a collective loses a participant."""
+
+
+@pytest.fixture(scope="session")
+def outlive_the_abort_window() -> Iterator[list[tuple[KernelSession, float]]]:
+    """Kernels, each with the time of its quit, that must still run a sharded step once the
+    abort window has passed. They are checked when the session ends, so the wait overlaps the
+    other tests instead of adding to them; a failure is an error at the session's teardown."""
+    pending: list[tuple[KernelSession, float]] = []
+    yield pending
+    try:
+        for session, quit_at in pending:
+            time.sleep(max(0.0, quit_at + ABORT_WINDOW_SECONDS - time.monotonic()))
+            assert session.manager.is_alive(), "XLA aborted the kernel after the quit"
+            after = session.execute(NEXT_SHARDED, timeout=60)
+            assert after.stdout == "240.0\n", ("the kernel's next sharded step failed", after.error)
+    finally:
+        for session, _ in pending:
+            session.close()
+
+
+def test_a_quit_before_a_collective_causes_no_delayed_abort(outlive_the_abort_window):
+    """The kernel must outlive XLA's abort window after the quit (checked at session end)."""
+    kernel = KernelSession()
+    outlive_the_abort_window.append((kernel, time.monotonic()))
     assert kernel.execute(SETUP).error is None
     result = _stop_after_one_shard_continued(kernel, "jax.debug.breakpoint()", "quit")
     assert result.error["ename"] == "DebuggerQuit"
-    time.sleep(45)
-    assert kernel.manager.is_alive()
-    assert kernel.execute(NEXT_SHARDED, timeout=60).stdout == "240.0\n"
+    outlive_the_abort_window[-1] = (kernel, time.monotonic())
 
 
 def test_jax_breakpoint_sees_the_notebook_globals(dbg_kernel):
