@@ -483,11 +483,14 @@ def outlive_the_abort_window() -> Iterator[list[tuple[KernelSession, float]]]:
 def test_a_quit_before_a_collective_causes_no_delayed_abort(outlive_the_abort_window):
     """The kernel must outlive XLA's abort window after the quit (checked at session end)."""
     kernel = KernelSession()
+    try:
+        assert kernel.execute(SETUP).error is None
+        result = _stop_after_one_shard_continued(kernel, "jax.debug.breakpoint()", "quit")
+        assert result.error["ename"] == "DebuggerQuit"
+    except BaseException:
+        kernel.close()
+        raise
     outlive_the_abort_window.append((kernel, time.monotonic()))
-    assert kernel.execute(SETUP).error is None
-    result = _stop_after_one_shard_continued(kernel, "jax.debug.breakpoint()", "quit")
-    assert result.error["ename"] == "DebuggerQuit"
-    outlive_the_abort_window[-1] = (kernel, time.monotonic())
 
 
 def test_jax_breakpoint_sees_the_notebook_globals(dbg_kernel):
