@@ -146,6 +146,55 @@ def test_sigint_raises_in_a_worker_polling_in_python(watching: None) -> None:
     assert isinstance(outcome.get("error"), KeyboardInterrupt)
 
 
+_AFTER_AN_INTERRUPT_THEN_TRACE = """
+import os, signal, sys, threading
+from jaxdbg_widgets.debugger.transports import interrupts
+
+undo = interrupts.install()
+signal.signal(signal.SIGINT, lambda *_: None)
+registered, stop, outcome = threading.Event(), threading.Event(), []
+
+def poll():
+    try:
+        with interrupts.raising_on_interrupt():
+            registered.set()
+            while not stop.wait(0.01):
+                pass
+    except KeyboardInterrupt:
+        outcome.append("interrupted")
+
+worker = threading.Thread(target=poll)
+worker.start()
+registered.wait()
+os.kill(os.getpid(), signal.SIGINT)
+worker.join(30)
+stop.set()
+undo()
+
+def traced():
+    return sum(range(3))
+
+sys.settrace(lambda *_: None)
+print(outcome, traced())
+"""
+
+
+def test_an_interrupted_worker_leaves_nothing_pending_for_a_debugger() -> None:
+    """A debugger, coverage or the checks at load trace every call; on CPython 3.11 a cleared
+    asynchronous exception left the interpreter's pending flag set, and tracing then looped
+    forever at the next call."""
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-c", _AFTER_AN_INTERRUPT_THEN_TRACE],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.stdout.strip() == "['interrupted'] 3", done.stderr
+
+
 def test_install_restores_the_previous_wakeup_fd() -> None:
     before = signal.set_wakeup_fd(-1)
     signal.set_wakeup_fd(before)

@@ -141,7 +141,7 @@ def raising_on_interrupt() -> Iterator[None]:
         finally:
             with _lock:
                 state["armed"] = False
-                threads.clear_in(thread_id)
+                threads.absorb_pending(KeyboardInterrupt)
 
 
 def call_interruptibly(function: Callable[[], T]) -> T:
@@ -192,7 +192,7 @@ class _Call:
             with self._done:
                 self._outcome, self._finished = outcome, True
                 self._done.notify_all()
-                threads.clear_in(threading.get_ident())
+                threads.absorb_pending(KeyboardInterrupt)
         except BaseException:  # an interrupt that arrived as the call ended: it is over anyway
             pass
 
