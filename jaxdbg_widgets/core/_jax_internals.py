@@ -17,7 +17,7 @@ import inspect
 import logging
 import string
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from types import FrameType, ModuleType, SimpleNamespace
 from typing import Any
@@ -560,15 +560,35 @@ def jax_cli_debugger() -> Callable[..., None] | None:
     return _cli_debugger.run_debugger if CLI_DEBUGGER else None
 
 
+def _sample_frame(value: float) -> Iterator[None]:
+    """A frame to capture in the probe: suspended, it has no caller, and one local."""
+    yield value
+
+
+def _copied(frame: Any) -> Any:
+    """JAX's ``DebuggerFrame`` with its locals copied into a dict.
+
+    From Python 3.13 a function frame's ``f_locals`` is a live view of the frame: kept as is,
+    it sees every later binding, including the captured frames themselves, whose flattening
+    then never ends.
+    """
+    return dataclasses.replace(frame, locals=dict(frame.locals))
+
+
 def _probe_debugger_frames() -> None:
     frame_type = _needs(_debugger_core, "DebuggerFrame").DebuggerFrame
     caps.require_attributes(frame_type, ["from_frameinfo"])
+    if not dataclasses.is_dataclass(frame_type):
+        raise TypeError("jax's DebuggerFrame is not a dataclass")
     _needs(_traceback_util, "include_frame")
-    frame = frame_type.from_frameinfo(inspect.getouterframes(inspect.currentframe())[0])
+    sample = _sample_frame(1.0)
+    next(sample)
+    (info,) = inspect.getouterframes(sample.gi_frame)
+    frame = _copied(frame_type.from_frameinfo(info))
     leaves, treedef = jax.tree_util.tree_flatten(frame)
     rebuilt = jax.tree_util.tree_unflatten(treedef, leaves)
-    if rebuilt is frame or not isinstance(rebuilt, frame_type):
-        raise TypeError("jax's DebuggerFrame is not a pytree")
+    if rebuilt is frame or not isinstance(rebuilt, frame_type) or rebuilt.locals != {"value": 1.0}:
+        raise TypeError("jax's DebuggerFrame is not a pytree of its locals")
 
 
 JAX_FRAMES = _check(
@@ -594,7 +614,7 @@ def jax_breakpoint_frames(
         infos = [info for info in infos if _traceback_util.include_frame(info.frame)]
     if num_frames is not None:
         infos = infos[:num_frames]
-    return [_debugger_core.DebuggerFrame.from_frameinfo(info) for info in infos]
+    return [_copied(_debugger_core.DebuggerFrame.from_frameinfo(info)) for info in infos]
 
 
 def _loggers() -> tuple[str, ...]:

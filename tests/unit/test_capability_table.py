@@ -57,3 +57,48 @@ def test_attributes_are_checked():
         assert "absent" in str(error)
     else:
         raise AssertionError("a missing attribute was accepted")
+
+
+def _spin() -> None:
+    while True:
+        pass
+
+
+def _swallow_everything() -> None:
+    """A probe that recurses without end and catches every exception on the way, as JAX's
+    ``DebuggerFrame`` flattening did on Python 3.13 when a frame held its own capture."""
+
+    def descend(depth: int) -> None:
+        try:
+            for _ in range(3):
+                if depth < 40:
+                    descend(depth + 1)
+        except:  # noqa: E722 - the point of the test
+            pass
+
+    while True:
+        descend(0)
+
+
+@pytest.mark.parametrize("probe", [_spin, _swallow_everything])
+def test_a_probe_that_never_returns_is_stopped_and_only_its_feature_is_off(probe):
+    import sys
+    import time
+
+    trace, profile = sys.gettrace(), sys.getprofile()
+    started = time.perf_counter()
+    result = caps.check("jax", "test-endless", "a test feature", probe, seconds=0.2)
+    elapsed = time.perf_counter() - started
+    assert not result.ok
+    assert result.reason == "ProbeOverrun: ran past its 0.2 s budget at load and was stopped"
+    assert elapsed < 5, elapsed
+    assert (sys.gettrace(), sys.getprofile()) == (trace, profile)
+    assert caps.check("jax", "test-after", "another feature", lambda: None).ok
+
+
+def test_every_probe_at_load_took_a_fraction_of_its_budget():
+    """The budget stops loops, not slow machines: no real check comes near it."""
+    import jaxdbg_widgets  # noqa: F401 - fills the table
+
+    overran = [c.line() for c in caps.all_capabilities() if "ProbeOverrun" in c.reason]
+    assert overran == []
