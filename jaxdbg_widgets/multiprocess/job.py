@@ -14,7 +14,7 @@ from typing import Any
 from jaxdbg_widgets import _capabilities
 from jaxdbg_widgets._kernel import ipp_control
 from jaxdbg_widgets.core.errors import one_line
-from jaxdbg_widgets.multiprocess import engine
+from jaxdbg_widgets.multiprocess import engine, watchdog
 
 INSTALL_HINT = (
     "jaxdbg_widgets.cluster needs ipyparallel: pip install 'jaxdbg-widgets[multiprocess]' "
@@ -50,12 +50,16 @@ def cluster(
     (``ipcluster start``, other hosts); ``cluster_options`` go to ``ipyparallel.Cluster``
     (``profile_dir``, ``cluster_id``, ...). Calling it again on a joined job only reloads the
     extension. Raises RuntimeError when an engine cannot take the device count or join.
+    Engines it starts end when this process ends, however it ends (a kernel killed, crashed
+    or restarted included): a watchdog process stops them.
     """
     ipp = _ipyparallel()
     if client is None:
         if n is None:
             raise ValueError("cluster needs n, the number of engines to start, or a client")
-        client = ipp.Cluster(n=n, **cluster_options).start_and_connect_sync()
+        started = ipp.Cluster(n=n, **cluster_options)
+        client = started.start_and_connect_sync()
+        watchdog.guard(started)
     ids = _engine_ids(client, n, timeout)
     answers = client[ids].apply_sync(engine.prepare, devices_per_engine)
     if not all(answer["joined"] for answer in answers):
