@@ -11,6 +11,7 @@ from html import escape
 from typing import Any
 
 from jaxdbg_widgets.pictures.model import PictureSet
+from jaxdbg_widgets.pictures.scale import fraction
 from jaxdbg_widgets.pictures.schema import PanelView, PictureView
 from jaxdbg_widgets.pictures.view import pictures_view
 
@@ -189,14 +190,14 @@ def _line(points: list[float | None], width: int) -> str:
     if not finite:
         return ""
     lo, hi = min(finite), max(finite)
-    span = (hi - lo) or 1.0
     height, step = 80, width / max(1, len(points))
     runs, run = [], []
     for i, p in enumerate(points):
         if p is None:
             runs, run = ([*runs, run] if run else runs), []
             continue
-        run.append(f"{(i + 0.5) * step:.4g},{height - 2 - (height - 4) * (p - lo) / span:.4g}")
+        level = fraction(p, lo, hi) if hi > lo else 0.0
+        run.append(f"{(i + 0.5) * step:.4g},{height - 2 - (height - 4) * level:.4g}")
     runs = [*runs, run] if run else runs
     lines = "".join(f'<polyline points="{" ".join(r)}"></polyline>' for r in runs)
     return (
