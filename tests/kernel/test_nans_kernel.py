@@ -127,7 +127,8 @@ def test_a_long_search_shows_progress_and_ctrl_c_stops_it_leaving_the_kernel_usa
     assert first["msg_type"] == "display_data"
     assert "equations checked (program: " in first["content"]["data"]["text/plain"]
     assert "<progress" in first["content"]["data"]["text/html"]
-    nan_kernel.wait_for(lambda m: m["msg_type"] == "update_display_data", timeout=30)
+    updated = _progress_of(result, "")
+    nan_kernel.wait_for(lambda m: m["msg_type"] == "update_display_data" and updated(m), timeout=30)
     nan_kernel.interrupt()
     done = nan_kernel.wait(result, timeout=60)
     assert done.error["ename"] == "KeyboardInterrupt"
