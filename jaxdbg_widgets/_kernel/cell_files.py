@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 from typing import Any
 
@@ -62,6 +63,12 @@ def cell_name(filename: str) -> str | None:
     format_code_name = getattr(compiler, "format_code_name", None)
     named = format_code_name(filename) if format_code_name is not None else None
     return named[1] if named is not None else None
+
+
+def short_name(filename: str) -> str:
+    """``In[3]`` for code from cell 3, else the file's base name: the one way every view names
+    where code came from (never the kernel's temporary ``/tmp/ipykernel_…/1187764415.py``)."""
+    return cell_name(filename) or os.path.basename(filename) or filename
 
 
 def counts_cell_before_running(shell: Any) -> bool:

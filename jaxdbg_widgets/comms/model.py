@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from jaxdbg_widgets._kernel import cell_files
 from jaxdbg_widgets.comms.cost import member_traffic, sent_per_device
 from jaxdbg_widgets.comms.groups import AxesSpan, axes_span, pair_span
 from jaxdbg_widgets.comms.hlo import Frame, HloCollective, HloModuleText, Loop, Unread
@@ -45,7 +46,7 @@ class SourceLine:
         """``line 41 of model.py``, or the op name when no line is known."""
         if self.line is None:
             return f"op {self.function}" if self.function else "an unknown line"
-        return f"line {self.line} of {os.path.basename(self.file) or '?'}"
+        return f"line {self.line} of {cell_files.short_name(self.file) or '?'}"
 
 
 @dataclass(frozen=True)
