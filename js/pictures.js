@@ -154,6 +154,18 @@ function svgElement(tag, attributes) {
   return node;
 }
 
+/** A thin frame around a bool picture, whose white True cells would vanish into a white page. */
+const BOOL_FRAME = "1px solid var(--jp-border-color1, #bdbdbd)";
+
+/**
+ * Frame the image of a bool picture.
+ * @param {PictureView} picture
+ * @param {HTMLImageElement} img
+ */
+function frameBool(picture, img) {
+  if (picture.dtype === "bool") img.style.outline = BOOL_FRAME;
+}
+
 /** The colour bar, histogram and special-value counts beside a picture's panels. */
 function drawSide(picture) {
   const side = element("div", "jdw-pic-side");
@@ -250,6 +262,7 @@ export function drawPicture(picture) {
     const img = element("img", "jdw-pic-img");
     img.src = panel.png;
     img.alt = "";
+    frameBool(picture, img);
     frame.append(
       img,
       ...markRings(picture, panel),
@@ -346,6 +359,7 @@ function render({ model, el }) {
     const img = element("img", "jdw-pic-img");
     img.src = panel.png;
     img.alt = "";
+    frameBool(picture, img);
     img.width = width;
     img.height = height;
     frame.append(img, ...markRings(picture, panel));

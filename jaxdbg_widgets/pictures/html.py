@@ -20,6 +20,8 @@ LONG_SIDE = 400  # px: a lone panel's longer side grows to about this
 MAX_CELL = 24  # px: the largest a cell is drawn
 STRIP_HEIGHT = 24
 HIST_WIDTH, HIST_HEIGHT = 160, 40
+BOOL_FRAME = ";outline:1px solid var(--jp-border-color1,#bdbdbd)"
+"""A thin frame around a bool picture, whose white True cells would vanish into a white page."""
 
 STYLE = (
     ".jdw-pic{font-family:var(--jp-ui-font-family,sans-serif);"
@@ -108,7 +110,8 @@ def _panel(picture: PictureView, panel: PanelView, px: int) -> str:
         f"<div>{title}"
         f'<div style="position:relative;width:{width}px;height:{height}px">'
         f'<img src="{panel["png"]}" alt="" width="{width}" height="{height}" '
-        f'style="display:block;width:{width}px;height:{height}px;image-rendering:pixelated">'
+        f'style="display:block;width:{width}px;height:{height}px;image-rendering:pixelated'
+        f'{BOOL_FRAME if picture["dtype"] == "bool" else ""}">'
         f"{shards}</div>{line}"
         f'<div class="jdw-pic-axis">{axis}</div></div>'
     )

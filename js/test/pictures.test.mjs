@@ -187,3 +187,25 @@ test("a lone special cell is ringed in its special value's colour", () => {
   assert.equal(rings[0].style.borderColor, "#ff00ff");
   assert.equal(rings[0].style.top, `${(100 * 270.5) / 334}%`);
 });
+
+test("a bool picture is framed and its legend has no histogram and no special values", () => {
+  const bool = pictureView({
+    dtype: "bool",
+    scale: { cmap: "gray", vmin: 0, vmax: 1, low: "False", high: "True", stops: ["#000000", "#ffffff"], diverging: false },
+    specials: [],
+    histogram: { counts: [], low: "", high: "", step: 1 },
+    shards: [],
+    panels: [{ title: "", index: [], png: PNG, width: 4, height: 4, shards: [], marks: [], values: null }],
+  });
+  const { el } = mount({ pictures: [bool, pictureView()], skipped: [] });
+  const [framed, plain] = el.querySelectorAll("img");
+  assert.match(framed.style.outline, /^1px solid/);
+  assert.equal(plain.style.outline ?? "", "");
+  const [boolSide] = el.querySelectorAll(".jdw-pic-side");
+  assert.equal(boolSide.querySelectorAll("rect").length, 0);
+  assert.equal(boolSide.querySelectorAll(".jdw-pic-special").length, 0);
+  assert.deepEqual(
+    boolSide.querySelectorAll(".jdw-pic-ends")[0].children.map((span) => span.textContent),
+    ["False", "gray", "True"],
+  );
+});
