@@ -71,6 +71,7 @@ import {
  * @property {[number, number]} cols
  * @property {string} label
  * @property {Array<number>} devices
+ * @property {string} platform
  */
 
 /**
@@ -206,13 +207,24 @@ function drawSide(picture) {
   return side;
 }
 
+/**
+ * A device named as the shard labels name it: `CPU 6` (`device 6` when no platform is known).
+ * @param {PictureView} picture
+ * @param {number} id
+ * @returns {string}
+ */
+export function deviceName(picture, id) {
+  const shard = picture.shards.find((s) => s.devices.includes(id));
+  return `${shard?.platform || "device"} ${id}`;
+}
+
 /** The device chips of a sharded picture; `light(number)` marks those of shard `number` (-1:
  * none). Past `DEVICE_CHIPS` devices the strip is one line naming the clicked shard, with the
  * chips of its devices only, so that it does not grow with the device count. */
 function drawDevices(picture) {
   const strip = element("div", "jdw-pic-devices");
   const ids = shardDevices(picture);
-  const chip = (id) => element("span", "jdw-pic-device", `device ${id}`);
+  const chip = (id) => element("span", "jdw-pic-device", deviceName(picture, id));
   if (ids.length > DEVICE_CHIPS) {
     const hint = element("span", "jdw-pic-hint", `${ids.length} devices: click a shard to name its devices`);
     strip.append(hint);

@@ -83,11 +83,13 @@ class Panel:
 
 @dataclass(frozen=True)
 class ShardBox:
-    """One shard: its ``(start, stop)`` per dimension, label (``CPU 0,1``) and device ids."""
+    """One shard: its ``(start, stop)`` per dimension, label (``CPU 0,1``), device ids and their
+    platform as the label names it (``CPU``)."""
 
     bounds: tuple[tuple[int, int], ...]
     label: str
     devices: tuple[int, ...]
+    platform: str = ""
 
     def holds(self, leading: tuple[int, ...]) -> bool:
         """Whether this shard covers the leading index ``leading`` of a panel."""
@@ -303,7 +305,8 @@ def _shards(x: Any, shape: tuple[int, ...]) -> tuple[tuple[ShardBox, ...], str |
 
     layout = sharding_layout(shape, sharding)
     boxes = tuple(
-        ShardBox(cell.bounds, cell.label, tuple(cell.device_ids)) for cell in layout.cells
+        ShardBox(cell.bounds, cell.label, tuple(cell.device_ids), cell.platform)
+        for cell in layout.cells
     )
     return boxes, layout.spec_text()
 

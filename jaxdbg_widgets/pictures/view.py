@@ -69,7 +69,8 @@ def picture_view(picture: Picture) -> PictureView:
         "specials": _specials(picture),
         "histogram": _histogram(picture),
         "shards": [
-            _shard_view(picture, box.bounds, box.label, box.devices) for box in picture.shards
+            _shard_view(picture, box.bounds, box.label, box.devices, box.platform)
+            for box in picture.shards
         ],
         "spec": picture.spec or "",
         "line": _line(picture),
@@ -213,10 +214,20 @@ def _sliders(picture: Picture) -> list[SliderView]:
 
 
 def _shard_view(
-    picture: Picture, bounds: tuple[tuple[int, int], ...], label: str, devices: tuple[int, ...]
+    picture: Picture,
+    bounds: tuple[tuple[int, int], ...],
+    label: str,
+    devices: tuple[int, ...],
+    platform: str,
 ) -> ShardView:
     rows, cols = ((0, 1), bounds[0]) if picture.layout == "strip" else (bounds[-2], bounds[-1])
-    return {"rows": rows, "cols": cols, "label": label, "devices": list(devices)}
+    return {
+        "rows": rows,
+        "cols": cols,
+        "label": label,
+        "devices": list(devices),
+        "platform": platform,
+    }
 
 
 def _line(picture: Picture) -> list[float | None] | None:
