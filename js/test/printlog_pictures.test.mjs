@@ -15,7 +15,7 @@ afterEach(() => dom.restore());
 const PNG = "data:image/png;base64,iVBORw0KGgo=";
 
 function row(index, arrays) {
-  return { index, cell: 3, time: "12:00:00.000", site: "In[3]:2 in f", text: "x", values: "x=…", arrays };
+  return { index, cell: 3, time: "12:00:00.000", site: "In[3]:2 in f", text: "x", values: "x=…", arrays, process: null };
 }
 
 function picture(path) {
