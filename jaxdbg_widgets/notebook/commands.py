@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
@@ -170,10 +171,31 @@ COMMANDS: dict[str, Subcommand] = {
 }
 
 
+HELP_WIDTH = 88
+"""The widest line of ``%jaxdbg help``: front ends wrap longer output lines in mid-word."""
+_USAGE_COLUMN = 36
+"""Usages up to this long share a line with their summary; longer ones stand on their own."""
+
+
 def help_text() -> str:
-    """One line per subcommand: its usage and what it does."""
-    width = max(len(cmd.usage) for cmd in COMMANDS.values())
-    return "\n".join(f"{cmd.usage.ljust(width)}  {cmd.summary}" for cmd in COMMANDS.values())
+    """Each subcommand's usage and what it does, in lines of at most ``HELP_WIDTH`` characters
+    broken between words; a long usage stands on its own line above its summary."""
+    short = [len(cmd.usage) for cmd in COMMANDS.values() if len(cmd.usage) <= _USAGE_COLUMN]
+    column = max(short, default=0) + 2
+    return "\n".join(_help_entry(cmd, column) for cmd in COMMANDS.values())
+
+
+def _help_entry(cmd: Subcommand, column: int) -> str:
+    """One subcommand's help: the usage, then the summary wrapped between words at ``column``."""
+    indent = " " * column
+    summary = textwrap.wrap(
+        cmd.summary, HELP_WIDTH - column, break_long_words=False, break_on_hyphens=False
+    )
+    if len(cmd.usage) < column:
+        lines = [cmd.usage.ljust(column) + summary[0], *(indent + s for s in summary[1:])]
+    else:
+        lines = [cmd.usage, *(indent + s for s in summary)]
+    return "\n".join(lines)
 
 
 def run(line: str) -> None:
