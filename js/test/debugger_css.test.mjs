@@ -33,3 +33,9 @@ test("the focused, waiting debugger names its one-key commands, and each of them
   assert.ok(keys.length >= 5);
   for (const key of keys) assert.ok(shortcutCommand(key), `${key} is not a debugger key`);
 });
+
+test("a compare tile's label wraps between words and is never cut with an ellipsis", () => {
+  const body = declarations(".jaxdbg-dbg-compare-tile-label");
+  assert.match(body, /white-space\s*:\s*normal/);
+  assert.doesNotMatch(body, /text-overflow\s*:\s*ellipsis|white-space\s*:\s*nowrap|overflow\s*:\s*hidden/);
+});
