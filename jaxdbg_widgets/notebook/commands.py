@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 from jaxdbg_widgets.comms import command as comms_command
 from jaxdbg_widgets.debugger import headless, scripts
+from jaxdbg_widgets.debugger.transports import capability
 from jaxdbg_widgets.memory import command as memory_command
 from jaxdbg_widgets.notebook import nans, session_log
 from jaxdbg_widgets.notebook.status import collect_status, format_status
@@ -42,7 +43,7 @@ def _help(args: list[str]) -> None:
 
 def _headless(args: list[str]) -> None:
     if not args:
-        print(f"headless policy: {headless.current_policy().value}")
+        print(_policy_line(headless.current_policy()))
         return
     if len(args) != 1:
         raise UsageError("headless takes one policy")
@@ -51,7 +52,15 @@ def _headless(args: list[str]) -> None:
     except ValueError as err:
         raise UsageError(str(err)) from None
     headless.set_policy(policy)
-    print(f"headless policy: {policy.value}")
+    print(_policy_line(policy))
+
+
+def _policy_line(policy: headless.HeadlessPolicy) -> str:
+    """``headless policy: continue`` and whether it applies to the cell running now, so a cell
+    that says "continue" and then waits for a click does not seem to contradict itself."""
+    if capability.detect_tier() is capability.Tier.HEADLESS:
+        return f"headless policy: {policy.value} (applies now: no front end can answer here)"
+    return f"headless policy: {policy.value} (not now: a breakpoint here waits for your answer)"
 
 
 def _script(args: list[str]) -> None:
