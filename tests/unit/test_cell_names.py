@@ -48,3 +48,18 @@ def test_the_nan_report_source_header_names_the_cell(cell_5):
     origin = Origin("log", (), (line,), "forward", (), (), ())
     assert _source(origin)["filename"] == "In[5]"
     assert line.describe() == "In[5]:2 in loss: y = jnp.log(x)"
+
+
+def test_code_a_px_cell_sent_to_the_engines_is_named_after_that_cell(monkeypatch):
+    from ipykernel.compiler import get_tmp_hash_seed, murmur2_x86
+
+    monkeypatch.setattr(cell_files, "_engine_files", {})
+    body = "y = step(x)\njdw.print('y={}', y)\n"
+    cell_files.remember_engine_cell("%%px --targets 0\n" + body.rstrip("\n"), 12)
+    cell_files.remember_engine_cell("z = 1\n", 13)  # not a %%px cell: nothing to note
+    engine_file = f"/tmp/ipykernel_5151/{murmur2_x86(body, get_tmp_hash_seed())}.py"
+    assert cell_files.cell_name(engine_file) == "In[12]"
+    assert cell_files.short_name(engine_file) == "In[12]"
+    plain = murmur2_x86("z = 1\n", get_tmp_hash_seed())
+    other = f"/tmp/ipykernel_5151/{plain}.py"
+    assert cell_files.cell_name(other) is None
