@@ -6,6 +6,7 @@ value that is not a drawable array gives None.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from jaxdbg_widgets.pictures.model import PictureOptions, build_picture
@@ -14,10 +15,20 @@ from jaxdbg_widgets.pictures.view import picture_view
 
 THUMB_CELLS = 576  # 24 x 24 for a square array
 PICTURE_CELLS = 4096  # 64 x 64: a few KB of PNG
+TEXT_ONLY = 4
+"""Arrays of at most this many values read as text: a picture of them says less than they do."""
+
+
+def worth_a_picture(value: Any) -> bool:
+    """Whether ``value`` is an array of rank 1 or more with over ``TEXT_ONLY`` values."""
+    shape = getattr(value, "shape", ())
+    return (
+        getattr(value, "dtype", None) is not None and bool(shape) and math.prod(shape) > TEXT_ONLY
+    )
 
 
 def thumbnail(value: Any) -> str | None:
-    """The first panel of an array of rank 1 or more as a tiny PNG ``data:`` URI, or None."""
+    """The first panel of an array worth a picture as a tiny PNG ``data:`` URI, or None."""
     picture = _picture(value, PictureOptions(budget=THUMB_CELLS, max_facets=1))
     if picture is None or not picture["panels"]:
         return None
@@ -25,12 +36,13 @@ def thumbnail(value: Any) -> str | None:
 
 
 def small_picture(value: Any, path: str = "") -> PictureView | None:
-    """The picture of an array at ``PICTURE_CELLS`` cells and at most four facets, or None."""
+    """The picture of an array at ``PICTURE_CELLS`` cells and at most four facets, or None
+    (for a value that is no array, a 0-d one, or one of at most ``TEXT_ONLY`` values)."""
     return _picture(value, PictureOptions(budget=PICTURE_CELLS, max_facets=4), path)
 
 
 def _picture(value: Any, options: PictureOptions, path: str = "") -> PictureView | None:
-    if getattr(value, "dtype", None) is None or not getattr(value, "shape", ()):
+    if not worth_a_picture(value):
         return None
     try:
         view = picture_view(build_picture(value, path, options))
