@@ -39,3 +39,10 @@ test("a compare tile's label wraps between words and is never cut with an ellips
   assert.match(body, /white-space\s*:\s*normal/);
   assert.doesNotMatch(body, /text-overflow\s*:\s*ellipsis|white-space\s*:\s*nowrap|overflow\s*:\s*hidden/);
 });
+
+test("a transcript holding a picture is tall enough for a whole one", () => {
+  const plain = /max-height\s*:\s*([\d.]+)em/.exec(declarations(".jaxdbg-dbg-transcript"));
+  const drawn = /max-height\s*:\s*([\d.]+)em/.exec(declarations(".jaxdbg-dbg-transcript.jaxdbg-drawn"));
+  assert.ok(plain && drawn, "no max-height for the transcript with a picture");
+  assert.ok(Number(drawn[1]) >= 40 && Number(drawn[1]) > Number(plain[1]));
+});
