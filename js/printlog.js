@@ -134,15 +134,21 @@ function render({ model, el }) {
       columns = wanted;
       head.replaceChildren(headRow(columns));
     }
+    let openedRow = null;
     body.replaceChildren(
       ...rows.flatMap((row) => {
         const tr = buildRow(row, columns, expanded, toggle);
         const open = row.index === expanded && pictures && pictures.index === row.index;
+        if (open) openedRow = tr;
         return open ? [tr, buildPictures(pictures, columns)] : [tr];
       }),
     );
     status.textContent = statusLine(model.get("stats"), rows.length);
-    if (atBottom) {
+    scroller.classList.toggle("jaxdbg-drawn", openedRow !== null);
+    if (openedRow) {
+      // the expanded print's own row at the top, just under the sticky header, its pictures below
+      scroller.scrollTop = Math.max(0, openedRow.offsetTop - head.offsetHeight);
+    } else if (atBottom) {
       scroller.scrollTop = scroller.scrollHeight;
     }
   };

@@ -84,3 +84,15 @@ test("the kernel's pictures draw under their row, and a second click folds them"
   button.dispatchEvent(new FakeEvent("click"));
   assert.deepEqual(model.saved.at(-1), { expanded: -1 });
 });
+
+test("an expanded print gets a pane tall enough for its pictures, and a folded one the plain pane", () => {
+  const { model, el } = draw();
+  const scroller = el.querySelector(".jaxdbg-printlog-scroll");
+  assert.ok(!scroller.classList.contains("jaxdbg-drawn"));
+  model.update("expanded", 1);
+  model.update("pictures", { index: 1, view: { pictures: [picture("x"), picture("y")], skipped: [] } });
+  assert.ok(scroller.classList.contains("jaxdbg-drawn"));
+  model.update("expanded", -1);
+  model.update("pictures", {});
+  assert.ok(!scroller.classList.contains("jaxdbg-drawn"));
+});
