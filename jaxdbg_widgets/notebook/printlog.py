@@ -19,7 +19,7 @@ from typing import Any, TypeVar
 from jaxdbg_widgets.core import processes
 from jaxdbg_widgets.core.sinks import PrintRecord, add_print_sink
 from jaxdbg_widgets.notebook import cells
-from jaxdbg_widgets.pictures.thumbnail import worth_a_picture
+from jaxdbg_widgets.pictures.model import worth_a_picture
 
 DEFAULT_CAPACITY = 10_000
 MAX_TEXT = 2_000

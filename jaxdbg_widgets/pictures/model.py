@@ -28,6 +28,17 @@ from jaxdbg_widgets.pictures.scale import Scale, choose_scale
 
 Layout = Literal["scalar", "strip", "grid"]
 Leading = Literal["facets", "sliders"]
+TEXT_ONLY = 4
+"""Arrays of at most this many values read as text: a picture of them says less than they do."""
+
+
+def worth_a_picture(value: Any) -> bool:
+    """Whether ``value`` is an array of rank 1 or more with over ``TEXT_ONLY`` values, which
+    the debugger and the print log draw (smaller ones read as text)."""
+    shape = getattr(value, "shape", ())
+    return (
+        getattr(value, "dtype", None) is not None and bool(shape) and math.prod(shape) > TEXT_ONLY
+    )
 
 
 @dataclass(frozen=True)

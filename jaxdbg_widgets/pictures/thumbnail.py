@@ -6,25 +6,14 @@ value that is not a drawable array gives None.
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
-from jaxdbg_widgets.pictures.model import PictureOptions, build_picture
+from jaxdbg_widgets.pictures.model import PictureOptions, build_picture, worth_a_picture
 from jaxdbg_widgets.pictures.schema import PictureView
 from jaxdbg_widgets.pictures.view import picture_view
 
 THUMB_CELLS = 576  # 24 x 24 for a square array
 PICTURE_CELLS = 4096  # 64 x 64: a few KB of PNG
-TEXT_ONLY = 4
-"""Arrays of at most this many values read as text: a picture of them says less than they do."""
-
-
-def worth_a_picture(value: Any) -> bool:
-    """Whether ``value`` is an array of rank 1 or more with over ``TEXT_ONLY`` values."""
-    shape = getattr(value, "shape", ())
-    return (
-        getattr(value, "dtype", None) is not None and bool(shape) and math.prod(shape) > TEXT_ONLY
-    )
 
 
 def thumbnail(value: Any) -> str | None:
@@ -37,7 +26,7 @@ def thumbnail(value: Any) -> str | None:
 
 def small_picture(value: Any, path: str = "") -> PictureView | None:
     """The picture of an array at ``PICTURE_CELLS`` cells and at most four facets, or None
-    (for a value that is no array, a 0-d one, or one of at most ``TEXT_ONLY`` values)."""
+    (for a value that is no array, a 0-d one, or one too small to be worth a picture)."""
     return _picture(value, PictureOptions(budget=PICTURE_CELLS, max_facets=4), path)
 
 
