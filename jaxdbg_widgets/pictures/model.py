@@ -28,8 +28,9 @@ from jaxdbg_widgets.pictures.scale import Scale, choose_scale
 
 Layout = Literal["scalar", "strip", "grid"]
 Leading = Literal["facets", "sliders"]
-TEXT_ONLY = 4
-"""Arrays of at most this many values read as text: a picture of them says less than they do."""
+TEXT_ONLY = 1
+"""Arrays of at most this many values (a 1 x 1 result) read as text: a picture, a histogram and
+NaN counts of one value say less than the value does."""
 
 
 def worth_a_picture(value: Any) -> bool:
