@@ -16,7 +16,8 @@ _cell_files: dict[str, int] = {}
 # An engine's ipykernel names the code of a ``%%px`` cell after a hash of it, in its own folder.
 _KERNEL_FILE = re.compile(r"[/\\]ipykernel_\d+[/\\](\d+\.py)$")
 _PX_MAGIC = re.compile(r"^%%px\b")
-_engine_files: dict[str, int] = {}  # "1140406091.py" -> the notebook cell that sent the code
+# "1140406091.py" -> (the notebook cell that sent the code, the cell's lines above that code)
+_engine_files: dict[str, tuple[int, int]] = {}
 
 
 def probe(shell: Any) -> None:
@@ -63,13 +64,23 @@ def remember_engine_cell(raw_cell: str, number: int | None) -> None:
     ipykernel names a cell's file after a hash of its code, the same in every process; the
     engines run the cell's body, which IPython hands the magic with a final newline.
     """
-    first, _, body = raw_cell.lstrip("\n").partition("\n")
+    stripped = raw_cell.lstrip("\n")
+    first, _, body = stripped.partition("\n")
     if number is None or not _PX_MAGIC.match(first):
         return
+    above = len(raw_cell) - len(stripped) + 1  # blank lines, then the magic's own line
     for code in {body, body.rstrip("\n") + "\n", body.rstrip("\n")}:
         name = _hashed_name(code)
         if name is not None:
-            _engine_files[name] = number
+            _engine_files[name] = (number, above)
+
+
+def engine_line(filename: str, lineno: int) -> int:
+    """``lineno`` in an engine's file of a ``%%px`` cell's code as a line of that notebook cell
+    (the magic's line comes first); any other file's line as it is."""
+    engine = _KERNEL_FILE.search(filename)
+    known = _engine_files.get(engine.group(1)) if engine is not None else None
+    return lineno + known[1] if known is not None else lineno
 
 
 def _hashed_name(code: str) -> str | None:
@@ -97,7 +108,7 @@ def cell_name(filename: str) -> str | None:
         return named[1]
     engine = _KERNEL_FILE.search(filename)
     if engine is not None and engine.group(1) in _engine_files:
-        return f"In[{_engine_files[engine.group(1)]}]"
+        return f"In[{_engine_files[engine.group(1)][0]}]"
     return None
 
 

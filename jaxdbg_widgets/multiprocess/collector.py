@@ -82,7 +82,9 @@ def _deliver(done: Any, cell: int | None) -> None:
         return
     for answer in answers:
         for fields in answer["records"]:
-            log.add_from(PrintRecord(*fields), cell)
+            record = PrintRecord(*fields)
+            lineno = cell_files.engine_line(record.filename or "", record.lineno)
+            log.add_from(record._replace(lineno=lineno), cell)
     dropped = sum(answer["dropped"] for answer in answers)
     if dropped:
         print(f"jaxdbg: {dropped} engine prints were dropped before the log took them")

@@ -60,6 +60,8 @@ def test_code_a_px_cell_sent_to_the_engines_is_named_after_that_cell(monkeypatch
     engine_file = f"/tmp/ipykernel_5151/{murmur2_x86(body, get_tmp_hash_seed())}.py"
     assert cell_files.cell_name(engine_file) == "In[12]"
     assert cell_files.short_name(engine_file) == "In[12]"
+    assert cell_files.engine_line(engine_file, 2) == 3  # line 1 of the cell is %%px
+    assert cell_files.engine_line("/home/u/model.py", 2) == 2
     plain = murmur2_x86("z = 1\n", get_tmp_hash_seed())
     other = f"/tmp/ipykernel_5151/{plain}.py"
     assert cell_files.cell_name(other) is None
