@@ -43,6 +43,7 @@ def _check_line(view):
     names = [source["name"] for source in view["sources"]]
     assert names and all(re.fullmatch(r"In\[\d+\]", name) for name in names), names
     assert not any(re.match(r"\d+\.py:", c) for c in line["callers"]), line["callers"]
+    assert not any("interactiveshell.py" in c for c in line["callers"]), line["callers"]
     texts = [text for source in view["sources"] for _, text in source["lines"]]
     assert any("with_sharding_constraint(w * 2" in text for text in texts)
 
