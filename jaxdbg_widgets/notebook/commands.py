@@ -199,7 +199,7 @@ def _help_entry(cmd: Subcommand, column: int) -> str:
     indent = " " * column
     summary = textwrap.wrap(
         cmd.summary, HELP_WIDTH - column, break_long_words=False, break_on_hyphens=False
-    )
+    ) or [""]
     if len(cmd.usage) < column:
         lines = [cmd.usage.ljust(column) + summary[0], *(indent + s for s in summary[1:])]
     else:
