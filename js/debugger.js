@@ -489,9 +489,11 @@ function renderCompare(pane, pictures, table, verdict, shards, send) {
 }
 
 function renderTranscript(pane, entries) {
+  let last = null;
   pane.replaceChildren(
     ...(entries ?? []).flatMap((entry) => {
       const nodes = [element("div", "jaxdbg-dbg-command", `(jdb) ${entry.command}`)];
+      last = { command: nodes[0], drawn: Boolean(entry.picture) };
       if (entry.output) {
         const out = element("pre", "jaxdbg-dbg-output", entry.output);
         if (entry.error) {
@@ -503,7 +505,10 @@ function renderTranscript(pane, entries) {
       return nodes;
     }),
   );
-  pane.scrollTop = pane.scrollHeight;
+  // A pane holding a picture grows to show one whole (title, grid, legend); the latest
+  // command's picture is scrolled into view from its top, never cut above its title.
+  pane.classList.toggle("jaxdbg-drawn", (entries ?? []).some((entry) => entry.picture));
+  pane.scrollTop = last?.drawn ? last.command.offsetTop - pane.offsetTop : pane.scrollHeight;
 }
 
 /**

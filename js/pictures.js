@@ -71,6 +71,7 @@ import {
  * @property {[number, number]} cols
  * @property {string} label
  * @property {Array<number>} devices
+ * @property {string} platform
  */
 
 /**
@@ -154,6 +155,18 @@ function svgElement(tag, attributes) {
   return node;
 }
 
+/** A thin frame around a bool picture, whose white True cells would vanish into a white page. */
+const BOOL_FRAME = "1px solid var(--jp-border-color1, #bdbdbd)";
+
+/**
+ * Frame the image of a bool picture.
+ * @param {PictureView} picture
+ * @param {HTMLImageElement} img
+ */
+function frameBool(picture, img) {
+  if (picture.dtype === "bool") img.style.outline = BOOL_FRAME;
+}
+
 /** The colour bar, histogram and special-value counts beside a picture's panels. */
 function drawSide(picture) {
   const side = element("div", "jdw-pic-side");
@@ -194,13 +207,24 @@ function drawSide(picture) {
   return side;
 }
 
+/**
+ * A device named as the shard labels name it: `CPU 6` (`device 6` when no platform is known).
+ * @param {PictureView} picture
+ * @param {number} id
+ * @returns {string}
+ */
+export function deviceName(picture, id) {
+  const shard = picture.shards.find((s) => s.devices.includes(id));
+  return `${shard?.platform || "device"} ${id}`;
+}
+
 /** The device chips of a sharded picture; `light(number)` marks those of shard `number` (-1:
  * none). Past `DEVICE_CHIPS` devices the strip is one line naming the clicked shard, with the
  * chips of its devices only, so that it does not grow with the device count. */
 function drawDevices(picture) {
   const strip = element("div", "jdw-pic-devices");
   const ids = shardDevices(picture);
-  const chip = (id) => element("span", "jdw-pic-device", `device ${id}`);
+  const chip = (id) => element("span", "jdw-pic-device", deviceName(picture, id));
   if (ids.length > DEVICE_CHIPS) {
     const hint = element("span", "jdw-pic-hint", `${ids.length} devices: click a shard to name its devices`);
     strip.append(hint);
@@ -250,6 +274,7 @@ export function drawPicture(picture) {
     const img = element("img", "jdw-pic-img");
     img.src = panel.png;
     img.alt = "";
+    frameBool(picture, img);
     frame.append(
       img,
       ...markRings(picture, panel),
@@ -346,6 +371,7 @@ function render({ model, el }) {
     const img = element("img", "jdw-pic-img");
     img.src = panel.png;
     img.alt = "";
+    frameBool(picture, img);
     img.width = width;
     img.height = height;
     frame.append(img, ...markRings(picture, panel));

@@ -1,5 +1,5 @@
 // The print log widget: a filter box, a status line and a table of the newest matching prints.
-import { COLUMNS, debounce, rowCells, statusLine } from "./printlog_format.js";
+import { columnsFor, debounce, rowCells, statusLine } from "./printlog_format.js";
 import { element, keepKeys } from "./dom.js";
 import { drawPicture } from "./pictures.js";
 
@@ -8,7 +8,8 @@ import { drawPicture } from "./pictures.js";
 // checks that they agree.
 
 /**
- * One print as the table shows it; `cell` is null outside a cell.
+ * One print as the table shows it; `cell` is null outside a cell, `process` (the JAX process
+ * that printed) null outside a multi-process job.
  * @typedef {Object} PrintRow
  * @property {number} index
  * @property {number|null} cell
@@ -17,6 +18,7 @@ import { drawPicture } from "./pictures.js";
  * @property {string} text
  * @property {string} values
  * @property {number} arrays
+ * @property {number|null} process
  */
 
 /**
@@ -57,20 +59,19 @@ import { drawPicture } from "./pictures.js";
 
 const FILTER_DELAY_MS = 150;
 
-function buildHead() {
-  const head = element("thead");
+/** The header row of `columns` ([key, heading] pairs). */
+function headRow(columns) {
   const row = element("tr");
-  for (const [key, heading] of COLUMNS) {
+  for (const [key, heading] of columns) {
     row.appendChild(element("th", `jaxdbg-printlog-col-${key}`, heading));
   }
-  head.appendChild(row);
-  return head;
+  return row;
 }
 
 /** One print's row; one that carried arrays has a button that expands it into pictures. */
-function buildRow(row, expanded, toggle) {
+function buildRow(row, columns, expanded, toggle) {
   const tr = element("tr");
-  const tds = rowCells(row).map((text, i) => element("td", `jaxdbg-printlog-col-${COLUMNS[i][0]}`, text));
+  const tds = rowCells(row, columns).map((text, i) => element("td", `jaxdbg-printlog-col-${columns[i][0]}`, text));
   tr.append(...tds);
   if (row.arrays) {
     const open = expanded === row.index;
@@ -84,10 +85,10 @@ function buildRow(row, expanded, toggle) {
 }
 
 /** The row under an expanded print: its arrays' pictures across the whole table. */
-function buildPictures(pictures) {
+function buildPictures(pictures, columns) {
   const tr = element("tr", "jaxdbg-printlog-pictures");
   const td = element("td", "");
-  td.colSpan = COLUMNS.length;
+  td.colSpan = columns.length;
   td.append(...pictures.view.pictures.map(drawPicture));
   tr.appendChild(td);
   return tr;
@@ -105,7 +106,10 @@ function render({ model, el }) {
   const scroller = element("div", "jaxdbg-printlog-scroll");
   const table = element("table", "jaxdbg-printlog-table");
   const body = element("tbody");
-  table.append(buildHead(), body);
+  let columns = columnsFor([]);
+  const head = element("thead");
+  head.appendChild(headRow(columns));
+  table.append(head, body);
   scroller.appendChild(table);
   root.append(filter, status, scroller);
   el.appendChild(root);
@@ -125,15 +129,26 @@ function render({ model, el }) {
     const atBottom = scroller.scrollTop + scroller.clientHeight >= scroller.scrollHeight - 4;
     const expanded = model.get("expanded");
     const pictures = model.get("pictures");
+    const wanted = columnsFor(rows);
+    if (wanted.length !== columns.length) {
+      columns = wanted;
+      head.replaceChildren(headRow(columns));
+    }
+    let openedRow = null;
     body.replaceChildren(
       ...rows.flatMap((row) => {
-        const tr = buildRow(row, expanded, toggle);
+        const tr = buildRow(row, columns, expanded, toggle);
         const open = row.index === expanded && pictures && pictures.index === row.index;
-        return open ? [tr, buildPictures(pictures)] : [tr];
+        if (open) openedRow = tr;
+        return open ? [tr, buildPictures(pictures, columns)] : [tr];
       }),
     );
     status.textContent = statusLine(model.get("stats"), rows.length);
-    if (atBottom) {
+    scroller.classList.toggle("jaxdbg-drawn", openedRow !== null);
+    if (openedRow) {
+      // the expanded print's own row at the top, just under the sticky header, its pictures below
+      scroller.scrollTop = Math.max(0, openedRow.offsetTop - head.offsetHeight);
+    } else if (atBottom) {
       scroller.scrollTop = scroller.scrollHeight;
     }
   };

@@ -20,16 +20,29 @@ export function cellLabel(cell) {
   return cell === null || cell === undefined ? "" : `[${cell}]`;
 }
 
-/** The text of each column for one row sent by the kernel. */
-export function rowCells(row) {
-  return [
-    String(row.index),
-    cellLabel(row.cell),
-    row.time ?? "",
-    row.site ?? "",
-    row.text ?? "",
-    row.values ?? "",
-  ];
+/** The process column, shown after `time` only when a print came from a multi-process job. */
+export const PROCESS_COLUMN = ["process", "process"];
+
+/** The columns for `rows`: `COLUMNS`, with the process column when any row names a process. */
+export function columnsFor(rows) {
+  if (!rows.some((row) => row.process !== null && row.process !== undefined)) {
+    return COLUMNS;
+  }
+  const at = COLUMNS.findIndex(([key]) => key === "time") + 1;
+  return [...COLUMNS.slice(0, at), PROCESS_COLUMN, ...COLUMNS.slice(at)];
+}
+
+/** The text of one row's cell in the column `key`. */
+function cellText(row, key) {
+  if (key === "index") return String(row.index);
+  if (key === "cell") return cellLabel(row.cell);
+  if (key === "process") return row.process === null || row.process === undefined ? "" : String(row.process);
+  return row[key] ?? "";
+}
+
+/** The text of each column (default `COLUMNS`) for one row sent by the kernel. */
+export function rowCells(row, columns = COLUMNS) {
+  return columns.map(([key]) => cellText(row, key));
 }
 
 /** One line saying what is shown out of what was matched, printed and dropped. */

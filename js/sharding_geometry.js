@@ -105,10 +105,25 @@ function trackAt(starts, sizes, point, nearest) {
   return nearest || point < starts[lo] + sizes[lo] ? lo : -1;
 }
 
-/** The place in `facet.cells` of the cell under point (x, y) of the grid, or -1. */
+// The track nearest to `point` within a grid of `length` px: the one holding it, else the
+// closer of the two a gap (or the border) separates; -1 outside the grid.
+function nearestTrack(starts, sizes, point, length) {
+  if (point < 0 || point >= length || !starts.length) return -1;
+  const at = trackAt(starts, sizes, point, true);
+  if (point < starts[at]) return at; // the border before the first track
+  const end = starts[at] + sizes[at];
+  if (point < end || at + 1 >= starts.length) return at;
+  return point - end < starts[at + 1] - point ? at : at + 1;
+}
+
+/**
+ * The place in `facet.cells` of the cell under point (x, y) of the grid, or -1. A point on the
+ * 1-px lines between cells (or on the border) takes the nearest cell, so every click on small
+ * cells selects one; outside the grid, or where no cell is, -1.
+ */
 export function placeAt(geometry, x, y) {
-  const col = trackAt(geometry.colX, geometry.colW, x, false);
-  const row = trackAt(geometry.rowY, geometry.rowH, y, false);
+  const col = nearestTrack(geometry.colX, geometry.colW, x, geometry.width);
+  const row = nearestTrack(geometry.rowY, geometry.rowH, y, geometry.height);
   if (col < 0 || row < 0) return -1;
   return geometry.at[row * geometry.cols + col];
 }

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 from typing import Any
 
@@ -12,6 +13,11 @@ from jaxdbg_widgets._kernel.shell import running_shell
 # IPython 7 names cell code ``<ipython-input-3-5f1c...>``; later versions ask ``compile``.
 _OLD_CELL_FILE = re.compile(r"^<ipython-input-(\d+)-[0-9a-f]*>$")
 _cell_files: dict[str, int] = {}
+# An engine's ipykernel names the code of a ``%%px`` cell after a hash of it, in its own folder.
+_KERNEL_FILE = re.compile(r"[/\\]ipykernel_\d+[/\\](\d+\.py)$")
+_PX_MAGIC = re.compile(r"^%%px\b")
+# "1140406091.py" -> (the notebook cell that sent the code, the cell's lines above that code)
+_engine_files: dict[str, tuple[int, int]] = {}
 
 
 def probe(shell: Any) -> None:
@@ -51,8 +57,45 @@ def remember_cell_history(shell: Any) -> None:
         remember_cell_file(shell, code, len(history) - 1)
 
 
+def remember_engine_cell(raw_cell: str, number: int | None) -> None:
+    """Note the file each engine compiles a ``%%px`` cell's code to, so that code is named
+    after the notebook's ``In[number]`` too, never the engine's temporary file.
+
+    ipykernel names a cell's file after a hash of its code, the same in every process; the
+    engines run the cell's body, which IPython hands the magic with a final newline.
+    """
+    stripped = raw_cell.lstrip("\n")
+    first, _, body = stripped.partition("\n")
+    if number is None or not _PX_MAGIC.match(first):
+        return
+    above = len(raw_cell) - len(stripped) + 1  # blank lines, then the magic's own line
+    for code in {body, body.rstrip("\n") + "\n", body.rstrip("\n")}:
+        name = _hashed_name(code)
+        if name is not None:
+            _engine_files[name] = (number, above)
+
+
+def engine_line(filename: str, lineno: int) -> int:
+    """``lineno`` in an engine's file of a ``%%px`` cell's code as a line of that notebook cell
+    (the magic's line comes first); any other file's line as it is."""
+    engine = _KERNEL_FILE.search(filename)
+    known = _engine_files.get(engine.group(1)) if engine is not None else None
+    return lineno + known[1] if known is not None else lineno
+
+
+def _hashed_name(code: str) -> str | None:
+    """``1140406091.py``: the base name ipykernel gives the file of ``code`` (None when this
+    ipykernel names files some other way)."""
+    try:
+        from ipykernel.compiler import get_tmp_hash_seed, murmur2_x86
+    except ImportError:
+        return None
+    return f"{murmur2_x86(code, get_tmp_hash_seed())}.py"
+
+
 def cell_name(filename: str) -> str | None:
-    """``In[3]`` for code IPython compiled from cell 3, else ``None``."""
+    """``In[3]`` for code IPython compiled from cell 3 (here, or on an engine from a ``%%px``
+    cell), else ``None``."""
     old_style = _OLD_CELL_FILE.match(filename)
     if old_style is not None:
         return f"In[{old_style.group(1)}]"
@@ -61,7 +104,18 @@ def cell_name(filename: str) -> str | None:
     compiler = getattr(running_shell(), "compile", None)
     format_code_name = getattr(compiler, "format_code_name", None)
     named = format_code_name(filename) if format_code_name is not None else None
-    return named[1] if named is not None else None
+    if named is not None:
+        return named[1]
+    engine = _KERNEL_FILE.search(filename)
+    if engine is not None and engine.group(1) in _engine_files:
+        return f"In[{_engine_files[engine.group(1)][0]}]"
+    return None
+
+
+def short_name(filename: str) -> str:
+    """``In[3]`` for code from cell 3, else the file's base name: the one way every view names
+    where code came from (never the kernel's temporary ``/tmp/ipykernel_…/1187764415.py``)."""
+    return cell_name(filename) or os.path.basename(filename) or filename
 
 
 def counts_cell_before_running(shell: Any) -> bool:

@@ -127,8 +127,17 @@ class HloModuleText:
         return self.loops.get(computation, ())
 
 
+class NotAnHloModule(ValueError):
+    """Text that is not one whole HLO module: empty, something else, or cut short."""
+
+
 def read_hlo(text: str) -> HloModuleText:
-    """Read a compiled module's text (``Compiled.as_text()``) into :class:`HloModuleText`."""
+    """Read a compiled module's text (``Compiled.as_text()``) into :class:`HloModuleText`.
+
+    Raises :class:`NotAnHloModule` for text without a module header or an ``ENTRY``
+    computation, or that ends inside a computation, so such text never reads as "no
+    collectives".
+    """
     return _Reader(text).read()
 
 
@@ -143,10 +152,13 @@ class _Reader:
         ] = []  # (computation, name, line, shapes)
         self.calls: dict[str, list[tuple[str, Loop | None]]] = {}  # callee -> (caller, loop)
         self.entry = ""
+        self.open: str | None = None  # the computation the text ended inside, if any
+        self.header_seen = False
         self.group_cache: dict[tuple[str, int], np.ndarray | str] = {}
 
     def read(self) -> HloModuleText:
         self._scan()
+        self._check_whole()
         collectives, unread = [], []
         for computation, name, line, shapes in self.raw:
             item = self._collective(computation, name, line, shapes)
@@ -187,6 +199,7 @@ class _Reader:
                 continue
             header = _HEADER.match(stripped)
             if header:
+                self.header_seen = True
                 self.name = header.group(1)
                 self.partitions = _header_int(header.group(2), "num_partitions")
                 self.replicas = _header_int(header.group(2), "replica_count")
@@ -196,6 +209,29 @@ class _Reader:
                 computation, shapes = opened.group(2), {}
                 if opened.group(1):
                     self.entry = computation
+        self.open = computation
+
+    def _check_whole(self) -> None:
+        """Raise unless the text held a module header and its ENTRY computation, closed."""
+        if not self.header_seen:
+            first = next((line.strip() for line in self.lines if line.strip()), "")
+            seen = f"it starts with {first[:60]!r}" if first else "it is empty"
+            if first.startswith("module @"):
+                seen = "it is StableHLO (lowered.as_text()), not a compiled module"
+            raise NotAnHloModule(
+                "not HLO module text: no 'HloModule <name>' line, and "
+                f"{seen}; pass the text of compiled.as_text()"
+            )
+        if self.open is not None:
+            raise NotAnHloModule(
+                f"HLO module {self.name!r} ends inside computation {self.open!r}: "
+                "the text is cut short"
+            )
+        if not self.entry:
+            raise NotAnHloModule(
+                f"HLO module {self.name!r} has no ENTRY computation: the text is cut short "
+                "or is not a compiled module"
+            )
 
     def _instruction(self, computation: str, line: str, shapes: dict[str, str]) -> None:
         match = _INSTRUCTION.match(line)

@@ -17,9 +17,11 @@ from typing import Any
 
 import numpy as np
 
+from jaxdbg_widgets._kernel import cell_files
 from jaxdbg_widgets.comms.cost import member_traffic, sent_per_device
 from jaxdbg_widgets.comms.groups import AxesSpan, axes_span, pair_span
 from jaxdbg_widgets.comms.hlo import Frame, HloCollective, HloModuleText, Loop, Unread
+from jaxdbg_widgets.core.callsite import is_internal_file
 from jaxdbg_widgets.memory.program import ProgramMemory
 from jaxdbg_widgets.memory.units import human_bytes
 
@@ -45,7 +47,7 @@ class SourceLine:
         """``line 41 of model.py``, or the op name when no line is known."""
         if self.line is None:
             return f"op {self.function}" if self.function else "an unknown line"
-        return f"line {self.line} of {os.path.basename(self.file) or '?'}"
+        return f"line {self.line} of {cell_files.short_name(self.file) or '?'}"
 
 
 @dataclass(frozen=True)
@@ -398,14 +400,22 @@ def _ours(path: str) -> bool:
 
 
 def _callers(frames: dict[int, Frame], frame: Frame) -> tuple[tuple[str, int, str], ...]:
+    """The user's frames calling ``frame``, innermost first: frames of this package, Python and
+    installed libraries (IPython running a magic, say) are left out, as the debugger does."""
     found, seen, parent = [], set(), frame.parent
     while parent is not None and parent not in seen and parent in frames and len(found) < 8:
         seen.add(parent)
         outer = frames[parent]
-        if not _ours(outer.file):
+        if not _ours(outer.file) and not _library(outer.file):
             found.append((outer.file, outer.line, outer.function))
         parent = outer.parent
     return tuple(found)
+
+
+@functools.lru_cache(maxsize=4096)
+def _library(path: str) -> bool:
+    """Whether ``path`` is a file of Python or an installed library on this machine."""
+    return is_internal_file(path)
 
 
 def _collective(

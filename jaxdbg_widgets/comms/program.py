@@ -44,6 +44,7 @@ def compile_stage(
     """``(compiled, remat warnings, compile seconds, notes)``: the part that is XLA's work."""
     import jax
 
+    _check_function(fun)
     if isinstance(fun, jax.stages.Compiled):
         note = "given a compiled program: its rematerialization warnings were not seen"
         return fun, (), None, (note,)
@@ -96,10 +97,23 @@ def abstract(x: Any) -> Any:
     return x
 
 
+def _check_function(fun: Any) -> None:
+    """Raise a TypeError naming what is expected, before anything tries to lower ``fun``."""
+    import jax
+
+    if callable(fun) or isinstance(fun, jax.stages.Lowered | jax.stages.Compiled):
+        return
+    shown = repr(fun) if len(repr(fun)) <= 60 else repr(fun)[:59] + "…"
+    raise TypeError(
+        "communication_map expects a function, a jax.jit function, or a lowered or compiled "
+        f"stage (jax.jit(f).lower(...), .compile()), but got {type(fun).__name__}: {shown}"
+    )
+
+
 def _lower(fun: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
     import jax
 
-    jitted = fun if hasattr(fun, "lower") else jax.jit(fun)
+    jitted = fun if callable(getattr(fun, "lower", None)) and callable(fun) else jax.jit(fun)
     abstract_args = jax.tree_util.tree_map(abstract, args)
     abstract_kwargs = jax.tree_util.tree_map(abstract, kwargs)
     return jitted.lower(*abstract_args, **abstract_kwargs)

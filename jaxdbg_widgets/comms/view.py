@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from jaxdbg_widgets._kernel import cell_files
 from jaxdbg_widgets.comms.model import CommunicationModel
 from jaxdbg_widgets.memory.grid import device_grid
 from jaxdbg_widgets.memory.units import human_bytes
@@ -223,4 +224,5 @@ def _shape(shape: tuple[int, ...]) -> str:
 
 
 def _base(path: str) -> str:
-    return path.rsplit("/", 1)[-1]
+    """``model.py``, or ``In[5]`` for a notebook cell's code."""
+    return cell_files.short_name(path)

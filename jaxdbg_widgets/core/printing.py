@@ -51,7 +51,7 @@ def _record(
 ) -> sinks.PrintRecord:
     """The record for the print sinks; its summaries are built on first read when the printed
     arrays are small enough to keep (XLA hands callbacks arrays of their own, never views)."""
-    printed = (*args, *kwargs.values())
+    printed = _in_name_order(names, args, kwargs)
     if any(value.size > _KEEP_AT_MOST for value in values):
         pairs = zip(names, printed, strict=True)
         printed, names = tuple((name, formatting.summarize(v)) for name, v in pairs), None
@@ -66,6 +66,14 @@ def _record(
         names,
         process,
     )
+
+
+def _in_name_order(
+    names: tuple[str, ...], args: tuple[Any, ...], kwargs: dict[str, Any]
+) -> tuple[Any, ...]:
+    """The printed values in the order of ``names``: positional ones first, then each keyword
+    value by its name (rebuilt keyword arguments come back in sorted order, not the call's)."""
+    return (*args, *(kwargs[name] for name in names[len(args) :]))
 
 
 def _is_leaf(value: Any) -> bool:

@@ -13,6 +13,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+from jaxdbg_widgets._kernel import cell_files
 from jaxdbg_widgets.core.errors import one_line
 from jaxdbg_widgets.core.sinks import PrintRecord
 from jaxdbg_widgets.multiprocess import engine
@@ -31,8 +32,9 @@ def attach(ip: Any, view: Any) -> Callable[[], None]:
         _detach()
     started: list[int | None] = [None]
 
-    def before(_info: Any) -> None:
+    def before(info: Any) -> None:
         started[0] = cells.current_cell()
+        cell_files.remember_engine_cell(getattr(info, "raw_cell", "") or "", started[0])
 
     def after(_result: Any) -> None:
         collect(view, started[0])
@@ -80,7 +82,9 @@ def _deliver(done: Any, cell: int | None) -> None:
         return
     for answer in answers:
         for fields in answer["records"]:
-            log.add_from(PrintRecord(*fields), cell)
+            record = PrintRecord(*fields)
+            lineno = cell_files.engine_line(record.filename or "", record.lineno)
+            log.add_from(record._replace(lineno=lineno), cell)
     dropped = sum(answer["dropped"] for answer in answers)
     if dropped:
         print(f"jaxdbg: {dropped} engine prints were dropped before the log took them")

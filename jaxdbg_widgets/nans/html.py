@@ -12,9 +12,9 @@ STYLE = (
     ".jdw-nan{font-family:var(--jp-ui-font-family,sans-serif);"
     "font-size:var(--jp-ui-font-size1,13px);color:var(--jp-ui-font-color1,#1f1f1f)}"
     ".jdw-nan-head{font-weight:bold;margin:0 0 4px}"
-    ".jdw-nan-facts{margin:2px 0 4px 1em;padding:0}"
+    ".jdw-nan-facts{margin:2px 0 4px;padding:0 0 0 1.5em}"
     ".jdw-nan pre{font-family:var(--jp-code-font-family,monospace);margin:2px 0;"
-    "padding:2px 4px;background:var(--jp-layout-color2,#f5f5f5);overflow:auto}"
+    "padding:2px 4px;background:var(--jp-layout-color2,#f5f5f5);white-space:pre;overflow-x:auto}"
     ".jdw-nan-mark{background:rgba(230,81,0,0.25);font-weight:bold}"
     ".jdw-nan-note{color:var(--jp-ui-font-color2,#616161);font-size:smaller}"
 )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import linecache
 
+from jaxdbg_widgets._kernel import cell_files
 from jaxdbg_widgets.nans.report import NonfiniteReport, Origin
 from jaxdbg_widgets.nans.schema import NonfiniteView, OriginView, SourceView
 from jaxdbg_widgets.nans.text import origin_lines
@@ -23,7 +24,8 @@ def _source(origin: Origin) -> SourceView | None:
         if not text and number > line.lineno:
             break
         rows.append({"lineno": number, "text": text.rstrip("\n"), "marked": number == line.lineno})
-    return {"filename": line.filename, "function": line.function, "lines": rows}
+    where = cell_files.cell_name(line.filename) or line.filename
+    return {"filename": where, "function": line.function, "lines": rows}
 
 
 def _origin_view(origin: Origin, heading: str) -> OriginView:

@@ -8,7 +8,6 @@ stays ``None`` and file names are shown as their base names.
 from __future__ import annotations
 
 import functools
-import os
 
 from jaxdbg_widgets._kernel import cell_files
 
@@ -32,4 +31,4 @@ def describe_file(filename: str) -> str:
 
     Cached: IPython names a cell's file when it compiles the cell, before any print from it.
     """
-    return cell_files.cell_name(filename) or os.path.basename(filename) or filename
+    return cell_files.short_name(filename)

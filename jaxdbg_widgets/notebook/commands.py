@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from jaxdbg_widgets.comms import command as comms_command
 from jaxdbg_widgets.debugger import headless, scripts
+from jaxdbg_widgets.debugger.transports import capability
 from jaxdbg_widgets.memory import command as memory_command
 from jaxdbg_widgets.notebook import nans, session_log
 from jaxdbg_widgets.notebook.status import collect_status, format_status
@@ -41,7 +43,7 @@ def _help(args: list[str]) -> None:
 
 def _headless(args: list[str]) -> None:
     if not args:
-        print(f"headless policy: {headless.current_policy().value}")
+        print(_policy_line(headless.current_policy()))
         return
     if len(args) != 1:
         raise UsageError("headless takes one policy")
@@ -50,7 +52,15 @@ def _headless(args: list[str]) -> None:
     except ValueError as err:
         raise UsageError(str(err)) from None
     headless.set_policy(policy)
-    print(f"headless policy: {policy.value}")
+    print(_policy_line(policy))
+
+
+def _policy_line(policy: headless.HeadlessPolicy) -> str:
+    """``headless policy: continue`` and whether it applies to the cell running now, so a cell
+    that says "continue" and then waits for a click does not seem to contradict itself."""
+    if capability.detect_tier() is capability.Tier.HEADLESS:
+        return f"headless policy: {policy.value} (applies now: no front end can answer here)"
+    return f"headless policy: {policy.value} (not now: a breakpoint here waits for your answer)"
 
 
 def _script(args: list[str]) -> None:
@@ -170,10 +180,31 @@ COMMANDS: dict[str, Subcommand] = {
 }
 
 
+HELP_WIDTH = 88
+"""The widest line of ``%jaxdbg help``: front ends wrap longer output lines in mid-word."""
+_USAGE_COLUMN = 36
+"""Usages up to this long share a line with their summary; longer ones stand on their own."""
+
+
 def help_text() -> str:
-    """One line per subcommand: its usage and what it does."""
-    width = max(len(cmd.usage) for cmd in COMMANDS.values())
-    return "\n".join(f"{cmd.usage.ljust(width)}  {cmd.summary}" for cmd in COMMANDS.values())
+    """Each subcommand's usage and what it does, in lines of at most ``HELP_WIDTH`` characters
+    broken between words; a long usage stands on its own line above its summary."""
+    short = [len(cmd.usage) for cmd in COMMANDS.values() if len(cmd.usage) <= _USAGE_COLUMN]
+    column = max(short, default=0) + 2
+    return "\n".join(_help_entry(cmd, column) for cmd in COMMANDS.values())
+
+
+def _help_entry(cmd: Subcommand, column: int) -> str:
+    """One subcommand's help: the usage, then the summary wrapped between words at ``column``."""
+    indent = " " * column
+    summary = textwrap.wrap(
+        cmd.summary, HELP_WIDTH - column, break_long_words=False, break_on_hyphens=False
+    ) or [""]
+    if len(cmd.usage) < column:
+        lines = [cmd.usage.ljust(column) + summary[0], *(indent + s for s in summary[1:])]
+    else:
+        lines = [cmd.usage, *(indent + s for s in summary)]
+    return "\n".join(lines)
 
 
 def run(line: str) -> None:

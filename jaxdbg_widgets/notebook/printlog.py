@@ -19,6 +19,7 @@ from typing import Any, TypeVar
 from jaxdbg_widgets.core import processes
 from jaxdbg_widgets.core.sinks import PrintRecord, add_print_sink
 from jaxdbg_widgets.notebook import cells
+from jaxdbg_widgets.pictures.model import worth_a_picture
 
 DEFAULT_CAPACITY = 10_000
 MAX_TEXT = 2_000
@@ -103,14 +104,14 @@ def _entry(index: int, cell: int | None, fields: tuple[Any, ...]) -> LogEntry:
 
 
 def _arrays(record: PrintRecord) -> list[tuple[str, Any]]:
-    """``(name, value)`` of each printed value that is an array of rank 1 or more; a record
-    holding only summaries (no ``names``) has none."""
+    """``(name, value)`` of each printed value worth a picture (an array of rank 1 or more with
+    more values than its text shows at a glance); a record holding only summaries has none."""
     if record.names is None:
         return []
     return [
         (str(name), value)
         for name, value in zip(record.names, record.printed, strict=True)
-        if getattr(value, "dtype", None) is not None and getattr(value, "shape", ())
+        if worth_a_picture(value)
     ]
 
 

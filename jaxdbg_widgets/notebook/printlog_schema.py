@@ -15,7 +15,8 @@ __all__ = ["NoPictures", "PrintLogModel", "PrintPictures", "PrintRow", "PrintSta
 
 
 class PrintRow(TypedDict):
-    """One print as the table shows it; ``cell`` is None outside a cell."""
+    """One print as the table shows it; ``cell`` is None outside a cell, ``process`` (the JAX
+    process that printed) None outside a multi-process job."""
 
     index: int
     cell: int | None
@@ -24,6 +25,7 @@ class PrintRow(TypedDict):
     text: str
     values: str
     arrays: int
+    process: int | None
 
 
 class PrintStats(TypedDict):

@@ -34,6 +34,7 @@ def entry_row(entry: LogEntry) -> PrintRow:
         "text": entry.text,
         "values": entry.summary,
         "arrays": entry.arrays,
+        "process": entry.process,
     }
 
 

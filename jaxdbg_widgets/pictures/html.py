@@ -11,6 +11,7 @@ from html import escape
 from typing import Any
 
 from jaxdbg_widgets.pictures.model import PictureSet
+from jaxdbg_widgets.pictures.scale import fraction
 from jaxdbg_widgets.pictures.schema import PanelView, PictureView
 from jaxdbg_widgets.pictures.view import pictures_view
 
@@ -19,6 +20,8 @@ LONG_SIDE = 400  # px: a lone panel's longer side grows to about this
 MAX_CELL = 24  # px: the largest a cell is drawn
 STRIP_HEIGHT = 24
 HIST_WIDTH, HIST_HEIGHT = 160, 40
+BOOL_FRAME = ";outline:1px solid var(--jp-border-color1,#bdbdbd)"
+"""A thin frame around a bool picture, whose white True cells would vanish into a white page."""
 
 STYLE = (
     ".jdw-pic{font-family:var(--jp-ui-font-family,sans-serif);"
@@ -107,7 +110,8 @@ def _panel(picture: PictureView, panel: PanelView, px: int) -> str:
         f"<div>{title}"
         f'<div style="position:relative;width:{width}px;height:{height}px">'
         f'<img src="{panel["png"]}" alt="" width="{width}" height="{height}" '
-        f'style="display:block;width:{width}px;height:{height}px;image-rendering:pixelated">'
+        f'style="display:block;width:{width}px;height:{height}px;image-rendering:pixelated'
+        f'{BOOL_FRAME if picture["dtype"] == "bool" else ""}">'
         f"{shards}</div>{line}"
         f'<div class="jdw-pic-axis">{axis}</div></div>'
     )
@@ -189,14 +193,14 @@ def _line(points: list[float | None], width: int) -> str:
     if not finite:
         return ""
     lo, hi = min(finite), max(finite)
-    span = (hi - lo) or 1.0
     height, step = 80, width / max(1, len(points))
     runs, run = [], []
     for i, p in enumerate(points):
         if p is None:
             runs, run = ([*runs, run] if run else runs), []
             continue
-        run.append(f"{(i + 0.5) * step:.4g},{height - 2 - (height - 4) * (p - lo) / span:.4g}")
+        level = fraction(p, lo, hi) if hi > lo else 0.0
+        run.append(f"{(i + 0.5) * step:.4g},{height - 2 - (height - 4) * level:.4g}")
     runs = [*runs, run] if run else runs
     lines = "".join(f'<polyline points="{" ".join(r)}"></polyline>' for r in runs)
     return (

@@ -28,6 +28,18 @@ from jaxdbg_widgets.pictures.scale import Scale, choose_scale
 
 Layout = Literal["scalar", "strip", "grid"]
 Leading = Literal["facets", "sliders"]
+TEXT_ONLY = 1
+"""Arrays of at most this many values (a 1 x 1 result) read as text: a picture, a histogram and
+NaN counts of one value say less than the value does."""
+
+
+def worth_a_picture(value: Any) -> bool:
+    """Whether ``value`` is an array of rank 1 or more with over ``TEXT_ONLY`` values, which
+    the debugger and the print log draw (smaller ones read as text)."""
+    shape = getattr(value, "shape", ())
+    return (
+        getattr(value, "dtype", None) is not None and bool(shape) and math.prod(shape) > TEXT_ONLY
+    )
 
 
 @dataclass(frozen=True)
@@ -51,6 +63,22 @@ class PictureOptions:
             raise ValueError(f"leading must be 'facets' or 'sliders', got {self.leading!r}")
         if self.budget < 1 or self.max_cols < 1 or self.max_rows < 1 or self.max_facets < 1:
             raise ValueError("budget, max_cols, max_rows and max_facets must be positive")
+        _check_end("vmin", self.vmin)
+        _check_end("vmax", self.vmax)
+        if self.vmin is not None and self.vmax is not None and self.vmin >= self.vmax:
+            raise ValueError(
+                f"vmin must be below vmax, got vmin={self.vmin!r} and vmax={self.vmax!r}"
+            )
+
+
+def _check_end(name: str, value: Any) -> None:
+    """An end of the colour scale is a finite real number (or ``None``: the data decides)."""
+    if value is None:
+        return
+    if isinstance(value, bool) or not isinstance(value, int | float | np.integer | np.floating):
+        raise TypeError(f"{name} must be a real number or None, got {type(value).__name__}")
+    if not math.isfinite(value):
+        raise ValueError(f"{name} must be a finite number, got {value!r}")
 
 
 @dataclass(frozen=True)
@@ -67,11 +95,13 @@ class Panel:
 
 @dataclass(frozen=True)
 class ShardBox:
-    """One shard: its ``(start, stop)`` per dimension, label (``CPU 0,1``) and device ids."""
+    """One shard: its ``(start, stop)`` per dimension, label (``CPU 0,1``), device ids and their
+    platform as the label names it (``CPU``)."""
 
     bounds: tuple[tuple[int, int], ...]
     label: str
     devices: tuple[int, ...]
+    platform: str = ""
 
     def holds(self, leading: tuple[int, ...]) -> bool:
         """Whether this shard covers the leading index ``leading`` of a panel."""
@@ -148,6 +178,7 @@ def build_picture(
     """The picture of one array; ``position`` is the leading index shown when ``leading`` is
     ``"sliders"`` (default: all zeros)."""
     options = options or PictureOptions()
+    _check_not_deleted(x, path)
     source = host_array(x)
     drawn = numeric(source, options.complex_part)
     values = drawn.values
@@ -204,6 +235,18 @@ def build_picture(
         spec=spec,
         source=source,
     )
+
+
+def _check_not_deleted(x: Any, path: str) -> None:
+    """Raise a clear error for a ``jax.Array`` whose buffer is gone (deleted or donated)."""
+    is_deleted = getattr(x, "is_deleted", None)
+    if callable(is_deleted) and is_deleted():
+        shape = ",".join(map(str, getattr(x, "shape", ())))
+        raise RuntimeError(
+            f"show cannot draw the array at {path or 'the root'} ({x.dtype}[{shape}]): it was "
+            "deleted or donated (x.delete(), or passed to a jit function with donate_argnums, "
+            "which hands its buffer to the result); show it before that call, or show the result"
+        )
 
 
 def build_pictures(
@@ -274,7 +317,8 @@ def _shards(x: Any, shape: tuple[int, ...]) -> tuple[tuple[ShardBox, ...], str |
 
     layout = sharding_layout(shape, sharding)
     boxes = tuple(
-        ShardBox(cell.bounds, cell.label, tuple(cell.device_ids)) for cell in layout.cells
+        ShardBox(cell.bounds, cell.label, tuple(cell.device_ids), cell.platform)
+        for cell in layout.cells
     )
     return boxes, layout.spec_text()
 

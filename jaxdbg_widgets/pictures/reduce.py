@@ -69,14 +69,23 @@ def value_stats(values: np.ndarray) -> Stats:
         hi = np.max(flat, where=finite, initial=-np.inf)
     else:
         finite = ~nan_mask
-    mean = float(np.sum(flat, where=finite, dtype=np.float64)) / count
+    with np.errstate(over="ignore"):
+        mean = float(np.sum(flat, where=finite, dtype=np.float64)) / count
+    if not math.isfinite(mean):  # a float64 sum overflowed: add the values already divided
+        mean = float(np.sum(flat.astype(np.float64) / count, where=finite))
     return Stats(size, nan, posinf, neginf, lo.item(), hi.item(), mean)
 
 
 def _mean(values: np.ndarray) -> float:
     """NumPy's mean, again in float64 when the native one overflowed."""
-    mean = float(np.mean(values))
-    return mean if math.isfinite(mean) else float(np.mean(values, dtype=np.float64))
+    with np.errstate(over="ignore", invalid="ignore"):  # an overflow is answered below
+        mean = float(np.mean(values))
+        if math.isfinite(mean):
+            return mean
+        mean = float(np.mean(values, dtype=np.float64))
+    if math.isfinite(mean):
+        return mean
+    return float(np.sum(values.astype(np.float64) / values.size))  # a float64 sum overflowed
 
 
 def histogram(values: np.ndarray, stats: Stats, *, integral: bool) -> Histogram:
@@ -98,8 +107,13 @@ def histogram(values: np.ndarray, stats: Stats, *, integral: bool) -> Histogram:
         bins, span = HISTOGRAM_BINS, (lo, hi)
     else:  # one value, up to rounding: one bin around it
         bins, span = 1, (lo - 0.5, hi + 0.5)
-    counts, edges = np.histogram(sample.astype(np.float64), bins=bins, range=span)
-    return Histogram(tuple(counts.tolist()), tuple(edges.tolist()), step)
+    shrink = 2.0 if math.isinf(span[1] - span[0]) else 1.0  # halving is exact; no overflow
+    low, high = span[0] / shrink, span[1] / shrink
+    if (high - low) / bins <= np.spacing(max(abs(low), abs(high))):
+        # bins narrower than float64 tells apart (a constant near 1e20): one bin holds them all
+        return Histogram((int(sample.size),), (lo, hi), step)
+    counts, edges = np.histogram(sample.astype(np.float64) / shrink, bins=bins, range=(low, high))
+    return Histogram(tuple(counts.tolist()), tuple((edges * shrink).tolist()), step)
 
 
 def reduction_factors(

@@ -7,7 +7,9 @@ needs no matplotlib.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -31,7 +33,9 @@ class Scale:
         """Palette indices (uint8) for float values, the specials in their own entries."""
         span = self.vmax - self.vmin
         safe = np.where(np.isfinite(values), values, self.vmin)
-        if span > 0:
+        if span == np.inf:  # ends further apart than float64 reaches
+            scaled = fraction(safe, self.vmin, self.vmax) * (LEVELS - 1)
+        elif span > 0:
             scaled = (safe - self.vmin) * ((LEVELS - 1) / span)
         else:
             scaled = np.full(values.shape, (LEVELS - 1) / 2)
@@ -40,6 +44,14 @@ class Scale:
         out[values == np.inf] = POSINF
         out[values == -np.inf] = NEGINF
         return out
+
+
+def fraction(values: Any, lo: float, hi: float) -> Any:
+    """``(values - lo) / (hi - lo)``, also when ``hi - lo`` overflows float64 (ends near
+    ±1e308): every term is then halved first, which is exact, so nothing overflows."""
+    if math.isinf(hi - lo):
+        values, lo, hi = np.divide(values, 2), lo / 2, hi / 2
+    return (values - lo) / (hi - lo)
 
 
 def choose_scale(

@@ -72,12 +72,14 @@ class HistogramView(TypedDict):
 
 
 class ShardView(TypedDict):
-    """A shard's rows and columns (``[start, stop)`` in full-resolution cells), label, devices."""
+    """A shard's rows and columns (``[start, stop)`` in full-resolution cells), label, devices
+    and their platform (``CPU``), which names each device as the label does (``CPU 6``)."""
 
     rows: tuple[int, int]
     cols: tuple[int, int]
     label: str
     devices: list[int]
+    platform: str
 
 
 class SliderView(TypedDict):

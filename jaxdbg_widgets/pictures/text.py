@@ -7,6 +7,7 @@ import numpy as np
 
 from jaxdbg_widgets.pictures.model import Picture, PictureSet
 from jaxdbg_widgets.pictures.reduce import block_reduce, reduction_factors
+from jaxdbg_widgets.pictures.scale import fraction
 from jaxdbg_widgets.pictures.view import summary, title
 
 SHADES = " ░▒▓█"
@@ -47,7 +48,7 @@ def sketch(picture: Picture) -> list[str]:
     scale = picture.scale
     span = scale.vmax - scale.vmin
     with np.errstate(invalid="ignore"):
-        level = (small - scale.vmin) / span if span > 0 else np.full(small.shape, 0.5)
+        level = fraction(small, scale.vmin, scale.vmax) if span > 0 else np.full(small.shape, 0.5)
     shade = np.rint(np.clip(np.nan_to_num(level), 0, 1) * (len(SHADES) - 1)).astype(int)
     rows = []
     for values, shades in zip(small, shade, strict=True):

@@ -16,6 +16,7 @@ from jaxdbg_widgets.pictures.model import Panel, Picture, PictureSet
 from jaxdbg_widgets.pictures.png import data_uri, palette_png
 from jaxdbg_widgets.pictures.scale import NAN
 from jaxdbg_widgets.pictures.schema import (
+    HistogramView,
     PanelView,
     PicturesView,
     PictureView,
@@ -38,10 +39,8 @@ def pictures_view(pictures: PictureSet) -> PicturesView:
 
 def picture_view(picture: Picture) -> PictureView:
     """The JSON one picture draws from."""
-    scale, stats = picture.scale, picture.stats
-    names = ("NaN", "+Inf", "-Inf")
-    counts = (stats.nan, stats.posinf, stats.neginf)
-    colors = special_colors(scale.cmap)
+    scale = picture.scale
+    boolean = picture.kind == "bool"
     return {
         "path": picture.path,
         "title": title(picture),
@@ -62,27 +61,47 @@ def picture_view(picture: Picture) -> PictureView:
             "cmap": scale.cmap,
             "vmin": scale.vmin,
             "vmax": scale.vmax,
-            "low": number_text(scale.vmin),
-            "high": number_text(scale.vmax),
+            "low": "False" if boolean else number_text(scale.vmin),
+            "high": "True" if boolean else number_text(scale.vmax),
             "stops": gradient_stops(scale.cmap),
             "diverging": scale.diverging,
         },
-        "specials": [
-            SpecialView(name=n, color=c, count=k)
-            for n, c, k in zip(names, colors, counts, strict=True)
-        ],
-        "histogram": {
-            "counts": list(picture.histogram.counts),
-            "low": number_text(picture.histogram.edges[0]) if picture.histogram.edges else "",
-            "high": number_text(picture.histogram.edges[-1]) if picture.histogram.edges else "",
-            "step": picture.histogram.step,
-        },
+        "specials": _specials(picture),
+        "histogram": _histogram(picture),
         "shards": [
-            _shard_view(picture, box.bounds, box.label, box.devices) for box in picture.shards
+            _shard_view(picture, box.bounds, box.label, box.devices, box.platform)
+            for box in picture.shards
         ],
         "spec": picture.spec or "",
         "line": _line(picture),
     }
+
+
+def _histogram(picture: Picture) -> HistogramView:
+    """The histogram's counts and ends; none for bool, whose summary already counts True."""
+    histogram = picture.histogram
+    if picture.kind == "bool" or not histogram.edges:
+        return {"counts": [], "low": "", "high": "", "step": histogram.step}
+    return {
+        "counts": list(histogram.counts),
+        "low": number_text(histogram.edges[0]),
+        "high": number_text(histogram.edges[-1]),
+        "step": histogram.step,
+    }
+
+
+def _specials(picture: Picture) -> list[SpecialView]:
+    """NaN, +Inf and -Inf with their colours and counts: for floats only, as bool and integer
+    arrays cannot hold them."""
+    if picture.kind != "float":
+        return []
+    stats = picture.stats
+    names = ("NaN", "+Inf", "-Inf")
+    counts = (stats.nan, stats.posinf, stats.neginf)
+    colors = special_colors(picture.scale.cmap)
+    return [
+        SpecialView(name=n, color=c, count=k) for n, c, k in zip(names, colors, counts, strict=True)
+    ]
 
 
 def title(picture: Picture) -> str:
@@ -195,10 +214,20 @@ def _sliders(picture: Picture) -> list[SliderView]:
 
 
 def _shard_view(
-    picture: Picture, bounds: tuple[tuple[int, int], ...], label: str, devices: tuple[int, ...]
+    picture: Picture,
+    bounds: tuple[tuple[int, int], ...],
+    label: str,
+    devices: tuple[int, ...],
+    platform: str,
 ) -> ShardView:
     rows, cols = ((0, 1), bounds[0]) if picture.layout == "strip" else (bounds[-2], bounds[-1])
-    return {"rows": rows, "cols": cols, "label": label, "devices": list(devices)}
+    return {
+        "rows": rows,
+        "cols": cols,
+        "label": label,
+        "devices": list(devices),
+        "platform": platform,
+    }
 
 
 def _line(picture: Picture) -> list[float | None] | None:

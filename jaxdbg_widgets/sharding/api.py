@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 from jax.debug import inspect_array_sharding as _jax_inspect_array_sharding
@@ -11,17 +11,18 @@ from jaxdbg_widgets._kernel.shell import running_kernel
 from jaxdbg_widgets.sharding.bulk import collector_paused
 from jaxdbg_widgets.sharding.colors import ColorMap
 from jaxdbg_widgets.sharding.html import render_html
-from jaxdbg_widgets.sharding.layout import sharding_layout
+from jaxdbg_widgets.sharding.layout import shape_and_sharding, sharding_layout
 from jaxdbg_widgets.sharding.options import RenderOptions
 from jaxdbg_widgets.sharding.text import print_text, render_text
 
 
 def sharding_text(
-    shape: Sequence[int], sharding: Any, *, dtype: Any = None, header: bool = False, **options: Any
+    shape: Any, sharding: Any = None, *, dtype: Any = None, header: bool = False, **options: Any
 ) -> str:
     """The text diagram as a string (ANSI colour codes only with ``use_color=True``).
 
-    ``header=True`` adds the header line above it: mesh axis types, the spec's unreduced and
+    Takes ``(shape, sharding)`` or an array alone (its shape, sharding and dtype), like every
+    sharding view. ``header=True`` adds the header line above it: mesh axis types, the spec's unreduced and
     reduced axes and the replication, which JAX's own diagram leaves out.
     """
     if not isinstance(header, bool):
@@ -32,16 +33,16 @@ def sharding_text(
         return render_text(layout, checked, header=header)
 
 
-def sharding_html(shape: Sequence[int], sharding: Any, *, dtype: Any = None, **options: Any) -> str:
-    """The static, deterministic HTML diagram."""
+def sharding_html(shape: Any, sharding: Any = None, *, dtype: Any = None, **options: Any) -> str:
+    """The static, deterministic HTML diagram of ``(shape, sharding)`` or of an array alone."""
     checked = RenderOptions(**options)
     with collector_paused():
         return render_html(sharding_layout(shape, sharding, dtype=dtype), checked)
 
 
 def visualize_sharding(
-    shape: Sequence[int],
-    sharding: Any,
+    shape: Any,
+    sharding: Any = None,
     *,
     use_color: bool = True,
     scale: float = 1.0,
@@ -55,9 +56,11 @@ def visualize_sharding(
     """Show how ``sharding`` splits an array of ``shape``: an interactive diagram in a notebook
     (one standalone HTML output, drawn again after a save, restart or reload), text otherwise.
 
-    Any rank works; ``rows``/``cols`` choose the dimensions drawn down and across above rank 2.
+    ``shape`` may be the array itself (its shape, sharding and dtype are used). Any rank works;
+    ``rows``/``cols`` choose the dimensions drawn down and across above rank 2.
     """
     options = RenderOptions(use_color, scale, min_width, max_width, color_map, rows, cols)
+    shape, sharding, dtype = shape_and_sharding(shape, sharding, dtype)
     if _in_notebook():
         from IPython.display import display
 

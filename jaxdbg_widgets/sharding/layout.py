@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import math
 import operator
+import sys
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -414,13 +415,17 @@ def _runs(order: Sequence[int], keys: list[Any]) -> dict[Any, Sequence[int]] | N
 
 
 def sharding_layout(
-    shape: Sequence[int], sharding: Any, *, dtype: Any = None, nominal_shape: bool = False
+    shape: Any, sharding: Any = None, *, dtype: Any = None, nominal_shape: bool = False
 ) -> ShardingLayout:
     """Compute the layout of an array of ``shape`` under ``sharding`` (``dtype`` adds byte sizes).
 
-    ``nominal_shape`` marks a shape made up to draw a sharding on its own (no real array).
+    ``shape`` may be the array itself (a ``jax.Array``, or a ``jax.ShapeDtypeStruct`` with a
+    sharding): its shape, sharding and dtype are used unless given. ``nominal_shape`` marks a
+    shape made up to draw a sharding on its own (no real array).
     """
+    shape, sharding, dtype = shape_and_sharding(shape, sharding, dtype)
     shape = _checked_shape(shape)
+    _check_rank(sharding, shape)
     with collector_paused():
         cells, grid, places = _layout_cells(_indices_map(sharding, shape), shape)
     mesh_axes, spec = _mesh_and_spec(sharding)
@@ -442,6 +447,60 @@ def sharding_layout(
         reduced=semantics.reduced,
         unreduced_kind=semantics.unreduced_kind,
     )
+
+
+def shape_and_sharding(target: Any, sharding: Any, dtype: Any) -> tuple[Any, Any, Any]:
+    """``(shape, sharding, dtype)`` from a shape and a sharding, or from an array alone, so every
+    view takes an array as ``visualize_array_sharding`` does; anything else is a TypeError."""
+    if not _is_array(target):
+        if sharding is None:
+            raise TypeError(
+                "expected an array with a sharding (a jax.Array, or a jax.ShapeDtypeStruct "
+                "with one), or a shape and a sharding; got "
+                f"{type(target).__name__} {_short(target)} and no sharding"
+            )
+        return target, sharding, dtype
+    if _is_tracer(target):
+        raise TypeError(
+            "got a traced array: its sharding is known only once the function is compiled; "
+            "inside jit use jaxdbg_widgets.visualize_array_sharding or inspect_array_sharding"
+        )
+    if sharding is None:
+        sharding = getattr(target, "sharding", None)
+    if sharding is None:
+        raise TypeError(
+            f"a {type(target).__name__} has no sharding: pass a jax.Array, a "
+            "jax.ShapeDtypeStruct with a sharding, or (shape, sharding)"
+        )
+    return tuple(target.shape), sharding, target.dtype if dtype is None else dtype
+
+
+def _check_rank(sharding: Any, shape: tuple[int, ...]) -> None:
+    """A spec naming more dimensions than the shape has is a clear ValueError (JAX raises an
+    IndexError from deep inside)."""
+    spec = getattr(sharding, "spec", None)
+    named = len(spec) if hasattr(spec, "__len__") else 0
+    if named > len(shape):
+        raise ValueError(
+            f"the sharding's spec {spec} names {named} dimensions, but the shape {shape} "
+            f"has {len(shape)}"
+        )
+
+
+def _is_array(value: Any) -> bool:
+    """Whether ``value`` is an array (it has a shape and a dtype), not a shape to draw."""
+    return hasattr(value, "shape") and hasattr(value, "dtype")
+
+
+def _is_tracer(value: Any) -> bool:
+    """Whether ``value`` is a JAX tracer (JAX is imported already if it is one)."""
+    core = sys.modules.get("jax.core")
+    return core is not None and isinstance(value, core.Tracer)
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:59] + "…"
 
 
 def _checked_shape(shape: Sequence[int]) -> tuple[int, ...]:

@@ -27,7 +27,7 @@ from jaxdbg_widgets.sharding.schema import FacetView, ShardingView
 
 
 def layout_and_view(
-    shape: Sequence[int], sharding: Any, *, dtype: Any = None, options: RenderOptions
+    shape: Any, sharding: Any, *, dtype: Any = None, options: RenderOptions
 ) -> tuple[ShardingLayout, ShardingView]:
     """The layout of ``shape`` under ``sharding`` and its view model, built in one pause of the
     garbage collector (a collection between the two would walk every new object)."""

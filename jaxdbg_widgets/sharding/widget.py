@@ -12,7 +12,7 @@ import traitlets
 from jaxdbg_widgets._assets import asset, inlined_module
 from jaxdbg_widgets._twin_widget import TwinWidget
 from jaxdbg_widgets.sharding.html import html_from_view
-from jaxdbg_widgets.sharding.layout import ShardingLayout
+from jaxdbg_widgets.sharding.layout import ShardingLayout, shape_and_sharding
 from jaxdbg_widgets.sharding.options import RenderOptions
 from jaxdbg_widgets.sharding.text import render_text
 from jaxdbg_widgets.sharding.view import layout_and_view
@@ -33,7 +33,10 @@ class ShardingWidget(TwinWidget):
     selected = traitlets.List(traitlets.Int()).tag(sync=True)
     zoom = traitlets.Float(1.0).tag(sync=True)
 
-    def __init__(self, shape: Any, sharding: Any, *, dtype: Any = None, **options: Any) -> None:
+    def __init__(
+        self, shape: Any, sharding: Any = None, *, dtype: Any = None, **options: Any
+    ) -> None:
+        """The widget of ``(shape, sharding)``, or of an array alone (its shape, sharding, dtype)."""
         self._options = RenderOptions(**options)
         self._layout, view = layout_and_view(shape, sharding, dtype=dtype, options=self._options)
         super().__init__(view=view)
@@ -41,10 +44,8 @@ class ShardingWidget(TwinWidget):
     @classmethod
     def from_array(cls, arr: Any, **options: Any) -> ShardingWidget:
         """The widget for a ``jax.Array`` (its shape, sharding and dtype)."""
-        sharding = getattr(arr, "sharding", None)
-        if sharding is None:
-            raise TypeError(f"expected a jax.Array with a sharding, got {type(arr).__name__}")
-        return cls(arr.shape, sharding, dtype=arr.dtype, **options)
+        shape, sharding, dtype = shape_and_sharding(arr, None, None)
+        return cls(shape, sharding, dtype=dtype, **options)
 
     @property
     def layout(self) -> ShardingLayout:

@@ -33,3 +33,16 @@ test("the focused, waiting debugger names its one-key commands, and each of them
   assert.ok(keys.length >= 5);
   for (const key of keys) assert.ok(shortcutCommand(key), `${key} is not a debugger key`);
 });
+
+test("a compare tile's label wraps between words and is never cut with an ellipsis", () => {
+  const body = declarations(".jaxdbg-dbg-compare-tile-label");
+  assert.match(body, /white-space\s*:\s*normal/);
+  assert.doesNotMatch(body, /text-overflow\s*:\s*ellipsis|white-space\s*:\s*nowrap|overflow\s*:\s*hidden/);
+});
+
+test("a transcript holding a picture is tall enough for a whole one", () => {
+  const plain = /max-height\s*:\s*([\d.]+)em/.exec(declarations(".jaxdbg-dbg-transcript"));
+  const drawn = /max-height\s*:\s*([\d.]+)em/.exec(declarations(".jaxdbg-dbg-transcript.jaxdbg-drawn"));
+  assert.ok(plain && drawn, "no max-height for the transcript with a picture");
+  assert.ok(Number(drawn[1]) >= 40 && Number(drawn[1]) > Number(plain[1]));
+});

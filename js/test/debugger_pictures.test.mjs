@@ -102,3 +102,16 @@ test("a p result that is an array draws its picture under the text", () => {
   const specials = figures[0].querySelectorAll(".jdw-pic-special").map((row) => row.textContent);
   assert.deepEqual(specials, ["NaN 1", "+Inf 0", "-Inf 0"]);
 });
+
+test("a transcript holding a picture grows to show it whole, from the latest command's top", () => {
+  const { el } = mount(
+    view([
+      { command: "p y", output: "6.0", error: false },
+      { command: "p x", output: "array([[...]])", error: false, picture: picture() },
+    ]),
+  );
+  const pane = el.querySelector(".jaxdbg-dbg-transcript");
+  assert.ok(pane.classList.contains("jaxdbg-drawn"));
+  const text = mount(view([{ command: "p y", output: "6.0", error: false }])).el;
+  assert.ok(!text.querySelector(".jaxdbg-dbg-transcript").classList.contains("jaxdbg-drawn"));
+});

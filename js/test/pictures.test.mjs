@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { afterEach, beforeEach, test } from "node:test";
 
-import widget from "../pictures.js";
+import widget, { deviceName } from "../pictures.js";
 import { FakeEvent, installDom, outputElement } from "./fake_dom.mjs";
 import { FakeModel } from "./fake_model.mjs";
 import { assertEveryControlKeepsItsKeys } from "./shortcuts.mjs";
@@ -37,8 +37,8 @@ function pictureView(extra = {}) {
     ],
     histogram: { counts: [1, 0, 3], low: "-1", high: "2", step: 1 },
     shards: [
-      { rows: [0, 500], cols: [0, 1000], label: "CPU 0,2", devices: [0, 2] },
-      { rows: [500, 1000], cols: [0, 1000], label: "CPU 1,3", devices: [1, 3] },
+      { rows: [0, 500], cols: [0, 1000], label: "CPU 0,2", devices: [0, 2], platform: "CPU" },
+      { rows: [500, 1000], cols: [0, 1000], label: "CPU 1,3", devices: [1, 3], platform: "CPU" },
     ],
     spec: "P('x')",
     line: null,
@@ -116,7 +116,7 @@ test("clicking a shard lights its devices and only its own box", () => {
   const frame = el.querySelector(".jdw-pic-frame");
   frame.dispatchEvent(new FakeEvent("click", { offsetX: 10, offsetY: 300 })); // row 898: shard 1
   const lit = el.querySelectorAll(".jdw-pic-lit").map((chip) => chip.textContent);
-  assert.deepEqual(lit, ["device 1", "device 3"]);
+  assert.deepEqual(lit, ["CPU 1", "CPU 3"]); // named as the shard labels name them
   const picked = el.querySelectorAll(".jdw-pic-picked").map((box) => box.dataset.shard);
   assert.deepEqual(picked, ["1"]);
 });
@@ -127,6 +127,7 @@ test("past 32 devices the strip names the clicked shard and draws only its devic
     cols: [i * 16, i * 16 + 16],
     label: `CPU ${i}`,
     devices: [i],
+    platform: "CPU",
   }));
   const many = pictureView({
     grid: [1000, 1024],
@@ -140,7 +141,7 @@ test("past 32 devices the strip names the clicked shard and draws only its devic
   const frame = el.querySelector(".jdw-pic-frame");
   frame.dispatchEvent(new FakeEvent("click", { offsetX: 200, offsetY: 10 })); // col 598: shard 37
   const lit = el.querySelectorAll(".jdw-pic-device.jdw-pic-lit").map((chip) => chip.textContent);
-  assert.deepEqual(lit, ["device 37"]);
+  assert.deepEqual(lit, ["CPU 37"]);
   assert.equal(strip.querySelector(".jdw-pic-hint").textContent, "CPU 37: rows 0:1000, columns 592:608");
   frame.dispatchEvent(new FakeEvent("click", { offsetX: 200, offsetY: 10 }));
   assert.equal(el.querySelectorAll(".jdw-pic-device").length, 1);
@@ -186,4 +187,32 @@ test("a lone special cell is ringed in its special value's colour", () => {
   assert.equal(rings.length, 1);
   assert.equal(rings[0].style.borderColor, "#ff00ff");
   assert.equal(rings[0].style.top, `${(100 * 270.5) / 334}%`);
+});
+
+test("a bool picture is framed and its legend has no histogram and no special values", () => {
+  const bool = pictureView({
+    dtype: "bool",
+    scale: { cmap: "gray", vmin: 0, vmax: 1, low: "False", high: "True", stops: ["#000000", "#ffffff"], diverging: false },
+    specials: [],
+    histogram: { counts: [], low: "", high: "", step: 1 },
+    shards: [],
+    panels: [{ title: "", index: [], png: PNG, width: 4, height: 4, shards: [], marks: [], values: null }],
+  });
+  const { el } = mount({ pictures: [bool, pictureView()], skipped: [] });
+  const [framed, plain] = el.querySelectorAll("img");
+  assert.match(framed.style.outline, /^1px solid/);
+  assert.equal(plain.style.outline ?? "", "");
+  const [boolSide] = el.querySelectorAll(".jdw-pic-side");
+  assert.equal(boolSide.querySelectorAll("rect").length, 0);
+  assert.equal(boolSide.querySelectorAll(".jdw-pic-special").length, 0);
+  assert.deepEqual(
+    boolSide.querySelectorAll(".jdw-pic-ends")[0].children.map((span) => span.textContent),
+    ["False", "gray", "True"],
+  );
+});
+
+test("a device of a shard with no platform keeps its plain name", () => {
+  const view = pictureView();
+  assert.equal(deviceName(view, 2), "CPU 2");
+  assert.equal(deviceName({ ...view, shards: [{ ...view.shards[0], platform: "" }] }, 2), "device 2");
 });

@@ -22,6 +22,7 @@ function row(index, text, cell = 3) {
     text,
     values: `x=${index}`,
     arrays: 0,
+    process: null,
   };
 }
 
@@ -108,4 +109,15 @@ test("closing drops every model listener", () => {
 test("every focusable control keeps its keys from the notebook's shortcuts: the filter box", () => {
   const { root } = draw();
   assertEveryControlKeepsItsKeys(root, { atLeast: 1 });
+});
+
+test("a multi-process log gains a process column, and loses it when no row names one", () => {
+  const { model, root } = draw();
+  const headings = () => root.querySelectorAll("th").map((th) => th.textContent);
+  assert.ok(!headings().includes("process"));
+  model.set("rows", [{ ...row(0, "x=0"), process: 1 }, { ...row(1, "x=1"), process: 0 }]);
+  assert.deepEqual(headings(), ["#", "cell", "time", "process", "call site", "text", "values"]);
+  assert.deepEqual(cells(root).map((r) => r[3]), ["1", "0"]);
+  model.set("rows", [row(2, "x=2")]);
+  assert.deepEqual(headings(), ["#", "cell", "time", "call site", "text", "values"]);
 });

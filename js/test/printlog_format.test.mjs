@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { COLUMNS, cellLabel, debounce, formatCount, rowCells, statusLine } from "../printlog_format.js";
+import { COLUMNS, cellLabel, columnsFor, debounce, formatCount, rowCells, statusLine } from "../printlog_format.js";
 
 test("formatCount groups thousands and tolerates junk", () => {
   assert.equal(formatCount(100000), "100,000");
@@ -63,4 +63,11 @@ test("debounce runs once with the last arguments after the calls stop", () => {
   assert.equal(pending.size, 1);
   for (const fn of pending.values()) fn();
   assert.deepEqual(calls, ["abc"]);
+});
+
+test("columnsFor adds the process column after time only when a row names a process", () => {
+  assert.equal(columnsFor([{ process: null }]), COLUMNS);
+  const columns = columnsFor([{ process: null }, { process: 0 }]);
+  assert.deepEqual(columns.map(([key]) => key), ["index", "cell", "time", "process", "site", "text", "values"]);
+  assert.deepEqual(rowCells({ index: 1, cell: 2, process: 0, text: "t" }, columns), ["1", "[2]", "", "0", "", "t", ""]);
 });

@@ -15,7 +15,7 @@ afterEach(() => dom.restore());
 const PNG = "data:image/png;base64,iVBORw0KGgo=";
 
 function row(index, arrays) {
-  return { index, cell: 3, time: "12:00:00.000", site: "In[3]:2 in f", text: "x", values: "x=…", arrays };
+  return { index, cell: 3, time: "12:00:00.000", site: "In[3]:2 in f", text: "x", values: "x=…", arrays, process: null };
 }
 
 function picture(path) {
@@ -83,4 +83,16 @@ test("the kernel's pictures draw under their row, and a second click folds them"
   assert.equal(button.textContent, "▾ 2 pictures");
   button.dispatchEvent(new FakeEvent("click"));
   assert.deepEqual(model.saved.at(-1), { expanded: -1 });
+});
+
+test("an expanded print gets a pane tall enough for its pictures, and a folded one the plain pane", () => {
+  const { model, el } = draw();
+  const scroller = el.querySelector(".jaxdbg-printlog-scroll");
+  assert.ok(!scroller.classList.contains("jaxdbg-drawn"));
+  model.update("expanded", 1);
+  model.update("pictures", { index: 1, view: { pictures: [picture("x"), picture("y")], skipped: [] } });
+  assert.ok(scroller.classList.contains("jaxdbg-drawn"));
+  model.update("expanded", -1);
+  model.update("pictures", {});
+  assert.ok(!scroller.classList.contains("jaxdbg-drawn"));
 });

@@ -243,7 +243,10 @@ test("a click on the canvas highlights the shards of its device, outlined, the r
   assert.equal(outlines.length, 1);
   assert.equal(outlines[0].style, "#ff8800");
   canvas.dispatchEvent(new FakeEvent("click", { clientX: 0.5, clientY: 0.5 }));
-  assert.deepEqual(model.get("selected"), [133], "a click on a gap changes nothing");
+  assert.deepEqual(model.get("selected"), [0], "a click on the border selects the nearest cell");
+  const gap = { clientX: 1 + 5 * (CELL_W + 1) - 0.3, clientY: 1 + 2 * (CELL_H + 1) + 1 };
+  canvas.dispatchEvent(new FakeEvent("click", gap)); // the line just left of row 2, column 5
+  assert.deepEqual(model.get("selected"), [133], "a click on a gap selects the nearest cell");
   root.dispatchEvent(new FakeEvent("keydown", { key: "Escape" }));
   assert.deepEqual(model.get("selected"), []);
   marks.calls = [];

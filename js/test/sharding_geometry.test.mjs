@@ -77,15 +77,19 @@ test("compact rows grow to hold their wrapped lines", () => {
   assert.deepEqual(wide.rowH, [12.5, 12.5]);
 });
 
-test("a point finds the cell it is on; gaps, holes and the outside find none", () => {
+test("a point finds the cell it is on, a gap or the border the nearest; holes and the outside none", () => {
   const g = facetGeometry(facet, cells, { ch: 10, em: 16, compact: false, measure: mono });
   assert.equal(placeAt(g, 1, 1), 0);
   assert.equal(placeAt(g, 50, 10), 1);
   assert.equal(placeAt(g, 142, 61), 4);
-  assert.equal(placeAt(g, 41.5, 10), -1, "the gap between columns");
+  assert.equal(g.colX[1], 42); // column 0 spans 1..41, the gap is 41..42
+  assert.equal(placeAt(g, 41.2, 10), 0, "the gap's left half: the cell to its left");
+  assert.equal(placeAt(g, 41.8, 10), 1, "the gap's right half: the cell to its right");
+  assert.equal(placeAt(g, 0, 0), 0, "the border: the corner cell");
+  assert.equal(placeAt(g, g.width - 0.5, g.height - 0.5), 4, "the far border: the far cell");
   assert.equal(placeAt(g, 60, 50), -1, "no cell at row 1, column 1");
-  assert.equal(placeAt(g, 0, 0), -1);
   assert.equal(placeAt(g, 500, 10), -1);
+  assert.equal(placeAt(g, -1, 10), -1);
 });
 
 test("a rectangle lists the cells it shows", () => {

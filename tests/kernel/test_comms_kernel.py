@@ -3,6 +3,7 @@ call (annotated source lines from the cell), its static HTML rides along, and se
 (sent as the browser would) brings back its collectives' operand and result shardings."""
 
 import json
+import re
 
 import pytest
 
@@ -38,6 +39,11 @@ def _check_line(view):
         assert line["function"] == "step"
     else:
         assert line["origin"] == "source metadata"
+    assert re.fullmatch(r"line \d+ of In\[\d+\]", line["label"]), line["label"]
+    names = [source["name"] for source in view["sources"]]
+    assert names and all(re.fullmatch(r"In\[\d+\]", name) for name in names), names
+    assert not any(re.match(r"\d+\.py:", c) for c in line["callers"]), line["callers"]
+    assert not any("interactiveshell.py" in c for c in line["callers"]), line["callers"]
     texts = [text for source in view["sources"] for _, text in source["lines"]]
     assert any("with_sharding_constraint(w * 2" in text for text in texts)
 

@@ -310,7 +310,7 @@ def test_stdin_tier_answers_typed_commands(kernel):
     answers = iter(["p y.shape", "u", "p z.tolist()", "c"])
     prompts = []
     for answer in answers:
-        request = kernel.client.get_stdin_msg(timeout=60)
+        request = kernel.input_request(result)
         prompts.append(request["content"]["prompt"])
         kernel.client.input(answer)
     kernel.wait(result)

@@ -48,6 +48,16 @@ def test_stdin_request_reports_the_widget_tier(kernel):
     kernel.execute("%load_ext jaxdbg")
     status = kernel.execute("%jaxdbg status", allow_stdin=True)
     assert f"this request       {TIER}" in status.stdout
+    answered = kernel.execute("%jaxdbg headless", allow_stdin=True)
+    assert (
+        answered.stdout
+        == "headless policy: continue (not now: a breakpoint here waits for your answer)\n"
+    )
+    unanswered = kernel.execute("%jaxdbg headless")
+    assert (
+        unanswered.stdout
+        == "headless policy: continue (applies now: no front end can answer here)\n"
+    )
 
 
 def test_wrong_usage_leaves_the_kernel_usable(kernel):

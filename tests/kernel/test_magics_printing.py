@@ -90,11 +90,7 @@ def test_nans_on_off_reports_and_bad_use_is_one_line(loaded):
 
 
 def _complete(kernel, line):
-    msg_id = kernel.client.complete(line, len(line))
-    while True:
-        reply = kernel.client.get_shell_msg(timeout=30)
-        if reply["parent_header"].get("msg_id") == msg_id:
-            return set(reply["content"]["matches"])
+    return set(kernel.complete(line)["content"]["matches"])
 
 
 def test_tab_completion_offers_nans_and_log_choices(loaded):

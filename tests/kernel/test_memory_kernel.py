@@ -78,9 +78,11 @@ def test_the_memory_widget_answers_a_leaf_click(shared_kernel):
 def test_memory_magic_completes_names_and_reports_errors(shared_kernel):
     _ok(shared_kernel.execute(SETUP))
     _ok(shared_kernel.execute("%load_ext jaxdbg"))
-    line = "%jaxdbg memory par"
-    shared_kernel.client.complete(line, len(line))
-    reply = shared_kernel.client.get_shell_msg(timeout=30)
+    earlier = shared_kernel.start("answered_first = 1")  # its execute_reply comes first
+    reply = shared_kernel.complete("%jaxdbg memory par")
+    assert reply["msg_type"] == "complete_reply"
+    _ok(shared_kernel.wait(earlier))
+    assert earlier.reply["msg_type"] == "execute_reply"
     assert "params" in reply["content"]["matches"]
     failed = _ok(shared_kernel.execute("%jaxdbg memory no_such_name"))
     assert "%jaxdbg: memory: 'no_such_name' failed: NameError" in failed.stderr

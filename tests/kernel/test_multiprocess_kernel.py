@@ -53,7 +53,7 @@ import json
 import os
 import signal
 log = jdw.session_log()
-print(json.dumps([[e.process, e.text, e.cell] for e in log.snapshot()]))
+print(json.dumps([[e.process, e.text, e.cell, e.site] for e in log.snapshot()]))
 """
 
 
@@ -79,7 +79,11 @@ def test_prints_of_every_process_reach_the_cell_labelled_and_the_log_in_order(cl
     rows = json.loads(cluster_kernel.execute(LOG_ROWS).stdout.strip().splitlines()[-1])
     cell = {row[2] for row in rows}
     assert len(cell) == 1 and None not in cell  # all under the %%px cell
-    by_process = {p: [text for q, text, _ in rows if q == p] for p in range(4)}
+    (number,) = cell
+    host_sites = {site for _, text, _, site in rows if text.startswith("host")}
+    # the %%px cell and its own line (the magic's line is line 1), never an engine's file
+    assert host_sites == {f"In[{number}]:11 in <module>"}, host_sites
+    by_process = {p: [text for q, text, _, _ in rows if q == p] for p in range(4)}
     for process, texts in by_process.items():
         shards = sorted(t for t in texts if t.startswith("shard"))
         assert shards == [f"shard [{10 * process + local}.]" for local in range(2)]

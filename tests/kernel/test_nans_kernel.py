@@ -53,8 +53,10 @@ def test_the_report_shows_as_its_widget_with_the_static_twin(nan_kernel):
     assert view["origins"][0]["facts"][2] == "where: scan iteration 3"
     marked = [row for row in view["origins"][0]["source"]["lines"] if row["marked"]]
     assert marked[0]["text"].strip() == "y = jnp.log(carry - x)"
+    assert view["origins"][0]["source"]["filename"] == "In[1]"  # never the kernel's temp file
     done = nan_kernel.wait(result)
     assert "scan iteration 3" in done.data("text/html")[0]
+    assert "ipykernel_" not in done.data("text/html")[0]
 
 
 def test_debug_opens_the_debugger_widget_at_the_origin_with_its_locals(nan_kernel):
@@ -127,7 +129,8 @@ def test_a_long_search_shows_progress_and_ctrl_c_stops_it_leaving_the_kernel_usa
     assert first["msg_type"] == "display_data"
     assert "equations checked (program: " in first["content"]["data"]["text/plain"]
     assert "<progress" in first["content"]["data"]["text/html"]
-    nan_kernel.wait_for(lambda m: m["msg_type"] == "update_display_data", timeout=30)
+    updated = _progress_of(result, "")
+    nan_kernel.wait_for(lambda m: m["msg_type"] == "update_display_data" and updated(m), timeout=30)
     nan_kernel.interrupt()
     done = nan_kernel.wait(result, timeout=60)
     assert done.error["ename"] == "KeyboardInterrupt"

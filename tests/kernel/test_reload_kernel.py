@@ -5,8 +5,6 @@ On ipykernel >= 7.4 the debugger subshell answers; on ipykernel 6 the blocked pu
 
 from __future__ import annotations
 
-import queue
-import time
 import uuid
 from collections.abc import Callable, Iterator
 from importlib.metadata import version
@@ -15,7 +13,7 @@ from typing import Any
 import pytest
 from jupyter_client import BlockingKernelClient
 
-from tests.fixtures.kernel import KernelSession, Message, next_iopub
+from tests.fixtures.kernel import Kept, KernelSession, Message, next_iopub, reply_to
 from tests.kernel.test_debugger_kernel import SETUP, Debugging
 
 pytestmark = pytest.mark.kernel
@@ -45,17 +43,14 @@ class Page:
         self.client = BlockingKernelClient()  # its own session, as a new page has
         self.client.load_connection_info(kernel.manager.get_connection_info())
         self.client.start_channels()
+        self._replies: Kept = {}
 
     def close(self) -> None:
         self.client.stop_channels()
 
     def reply(self, msg_id: str) -> Message:
         """The shell reply to ``msg_id``, which must come within :data:`REPLY_SECONDS`."""
-        deadline = time.monotonic() + REPLY_SECONDS
-        while True:
-            msg = self.client.get_shell_msg(timeout=max(0.0, deadline - time.monotonic()))
-            if msg["parent_header"].get("msg_id") == msg_id:
-                return msg
+        return reply_to(self.client.get_shell_msg, msg_id, REPLY_SECONDS, self._replies)
 
     def send(self, msg_type: str, content: dict[str, Any], **metadata: Any) -> str:
         msg = self.client.session.msg(msg_type, content, metadata=metadata)
@@ -150,7 +145,7 @@ def test_routing_is_back_to_normal_once_the_breakpoint_ends(dbg_kernel, page):
             and m["parent_header"].get("msg_id") == busy.msg_id
         )
     )
-    with pytest.raises(queue.Empty):
+    with pytest.raises(TimeoutError):
         page.reply(page.client.comm_info(target_name="jupyter.widget"))
     dbg_kernel.interrupt()
     dbg_kernel.wait(busy)

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.fixtures.kernel import KernelSession, Message, widget_displayed
+from tests.fixtures.kernel import ExecutionResult, KernelSession, Message, widget_displayed
 
 pytestmark = pytest.mark.kernel
 
@@ -48,9 +48,9 @@ def _forget(unrendered: KernelSession) -> None:
     assert unrendered.execute(FORGET).error is None
 
 
-def _answer_prompts(session: KernelSession, lines: list[str]) -> None:
+def _answer_prompts(session: KernelSession, result: ExecutionResult, lines: list[str]) -> None:
     for line in lines:
-        request = session.client.get_stdin_msg(timeout=60)
+        request = session.input_request(result)
         assert request["content"]["prompt"] == "(jdb) "
         session.client.input(line)
 
@@ -66,7 +66,7 @@ def test_a_client_that_never_renders_gets_the_typed_prompt(unrendered: KernelSes
     result = unrendered.start(RUN, allow_stdin=True)
     unrendered.wait_for(_debugger_comm)
     for line in ("p y", "c"):
-        request = unrendered.client.get_stdin_msg(timeout=60)
+        request = unrendered.input_request(result)
         assert request["content"]["prompt"] == "(jdb) "
         unrendered.client.input(line)
     unrendered.wait(result)
@@ -98,7 +98,7 @@ def test_a_rendered_widget_keeps_waiting_for_clicks(unrendered: KernelSession) -
 
 def test_after_one_timeout_later_hits_and_cells_skip_the_wait(unrendered: KernelSession) -> None:
     looped = unrendered.start(LOOP, allow_stdin=True)
-    _answer_prompts(unrendered, ["c", "c", "c"])
+    _answer_prompts(unrendered, looped, ["c", "c", "c"])
     unrendered.wait(looped)
     assert looped.error is None, looped.error
     assert looped.stdout.count(FALLBACK) == 1, "only the first hit waited for the widget"
@@ -108,7 +108,7 @@ def test_after_one_timeout_later_hits_and_cells_skip_the_wait(unrendered: Kernel
     comm_id = unrendered.wait_for(_debugger_comm)["content"]["comm_id"]
     unrendered.wait_for(widget_displayed(comm_id))
     unrendered.send_custom(comm_id, {"type": "rendered"})  # a front end drew it after all
-    _answer_prompts(unrendered, ["c"])
+    _answer_prompts(unrendered, later, ["c"])
     unrendered.wait(later)
     assert later.error is None, later.error
     assert FALLBACK not in later.stdout, "a later cell went straight to the typed prompt"

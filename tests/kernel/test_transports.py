@@ -220,7 +220,7 @@ def test_read_line_answers_through_stdin(
         else "on_worker(lambda: print('line', repr(transports.read_line('(jdb) '))))"
     )
     result = shared_kernel.start(code, allow_stdin=True)
-    request = shared_kernel.client.get_stdin_msg(timeout=60)
+    request = shared_kernel.input_request(result)
     assert request["msg_type"] == "input_request"
     assert request["content"]["prompt"] == "(jdb) "
     assert request["parent_header"]["msg_id"] == result.msg_id
@@ -294,7 +294,7 @@ def test_interrupt_while_waiting_in_read_line(kernel: KernelSession, where: str)
     ask = "print('line', transports.read_line('(jdb) '))"
     code = ask if where == "main" else f"on_worker(lambda: {ask})"
     result = kernel.start(code, allow_stdin=True)
-    assert kernel.client.get_stdin_msg(timeout=60)["msg_type"] == "input_request"
+    assert kernel.input_request(result)["msg_type"] == "input_request"
     kernel.interrupt()
     kernel.wait(result)
     assert result.error is not None

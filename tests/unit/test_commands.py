@@ -3,6 +3,7 @@
 import pytest
 
 from jaxdbg_widgets.debugger import headless, scripts
+from jaxdbg_widgets.debugger.transports import capability
 from jaxdbg_widgets.notebook import commands
 from jaxdbg_widgets.notebook.status import summarize_devices
 
@@ -57,7 +58,23 @@ def test_headless_sets_and_reports_the_policy(capsys):
     commands.run("headless raise")
     assert headless.current_policy() is headless.HeadlessPolicy.RAISE
     commands.run("headless")
-    assert capsys.readouterr().out.strip().endswith("headless policy: raise")
+    assert "headless policy: raise (" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("tier", "said"),
+    [
+        (capability.Tier.HEADLESS, "applies now: no front end can answer here"),
+        (capability.Tier.SUBSHELL, "not now: a breakpoint here waits for your answer"),
+        (capability.Tier.STDIN, "not now: a breakpoint here waits for your answer"),
+    ],
+)
+def test_the_policy_line_says_whether_it_applies_to_the_running_cell(
+    capsys, monkeypatch, tier, said
+):
+    monkeypatch.setattr(capability, "detect_tier", lambda kernel=None: tier)
+    commands.run("headless")
+    assert capsys.readouterr().out == f"headless policy: continue ({said})\n"
 
 
 def test_headless_rejects_unknown_policies():

@@ -83,3 +83,23 @@ def test_expand_dims_print_is_one_record(records):
 def test_non_callable_sink_is_rejected():
     with pytest.raises(TypeError, match="callable"):
         add_print_sink("not a sink")
+
+
+def test_keyword_values_are_paired_with_their_own_names(records):
+    x = jnp.arange(3.0)
+    jdw.print("x = {x}, mean = {m:.2f}", x=x, m=x.mean())
+    jax.jit(lambda v: jdw.print("{} {z} {a}", v, z=v * 2, a=jnp.ones((2, 2))))(x)
+    jdw.effects_barrier()
+    first, second = records
+    assert first.values == (("x", "f32[3] min=0 max=2"), ("m", "f32[] 1.0"))
+    assert second.values == (
+        ("0", "f32[3] min=0 max=2"),
+        ("z", "f32[3] min=0 max=4"),
+        ("a", "f32[2,2] min=1 max=1"),
+    )
+
+
+def test_keyword_summaries_of_a_large_print_keep_their_names(records):
+    jdw.print("{y} {m}", y=jnp.zeros(100), m=jnp.float32(2))
+    jdw.effects_barrier()
+    assert records[0].values == (("y", "f32[100] min=0 max=0"), ("m", "f32[] 2.0"))

@@ -56,3 +56,16 @@ def test_the_saved_page_keeps_a_p_result_picture():
     html = static_html.render(ViewBuilder(session).build("continue"))
     assert html.count("data:image/png;base64,") == 1  # the picture, not the thumbnails
     assert "grid: float32[3, 4]" in html and "NaN 1" in html
+
+
+def test_a_one_value_array_reads_as_text_without_a_picture_or_thumbnail():
+    session = Session(jax_frames(one=np.array([[7]]), single=np.ones(1), v=np.arange(4)))
+    session.run("p one")
+    session.run("p v")
+    view = ViewBuilder(session).build()
+    tiny, drawn = view["transcript"]
+    assert "picture" not in tiny and "7" in tiny["output"]
+    assert drawn["picture"]["title"] == "v: int64[4]"
+    rows = {row["name"]: row for row in view["locals"]}
+    assert "thumb" not in rows["one"] and "thumb" not in rows["single"]
+    assert rows["v"]["thumb"].startswith("data:image/png;base64,")

@@ -60,3 +60,34 @@ def test_a_real_print_keeps_its_small_arrays_for_pictures_and_large_ones_as_summ
     assert (small.arrays, large.arrays) == (1, 0)
     [(name, value)] = log.printed_arrays(small.index)
     assert name == "x" and np.asarray(value).tolist() == list(range(8))
+
+
+def test_log_rows_and_pictures_name_each_keyword_value_by_its_own_name():
+    import jax.numpy as jnp
+
+    import jaxdbg_widgets as jdw
+
+    x = jnp.arange(64.0).reshape(8, 8)
+    with PrintBuffer() as log:
+        jdw.print("{x} {r}", x=x, r=x[0])
+        jdw.effects_barrier()
+    [entry] = log.snapshot()
+    assert entry_row(entry)["values"] == "x=f32[8,8] min=0 max=63, r=f32[8] min=0 max=7"
+    assert [(n, np.shape(v)) for n, v in log.printed_arrays(entry.index)] == [
+        ("x", (8, 8)),
+        ("r", (8,)),
+    ]
+    widget = PrintLogWidget(log)
+    widget.expanded = entry.index
+    titles = [p["title"] for p in widget.pictures["view"]["pictures"]]
+    assert titles == ["x: float32[8, 8]", "r: float32[8]"]
+    widget.close()
+
+
+def test_a_print_of_one_value_arrays_offers_no_pictures():
+    log = PrintBuffer(attach=False)
+    values = (np.array([[3]]), np.ones(1), np.arange(2.0))
+    log.add(PrintRecord("t", "m.py", 1, "f", 0.0, values, None, ("a", "b", "c")))
+    [entry] = log.snapshot()
+    assert entry.arrays == 1
+    assert [name for name, _ in log.printed_arrays(entry.index)] == ["c"]

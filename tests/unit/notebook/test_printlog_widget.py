@@ -94,7 +94,14 @@ def test_rows_are_the_newest_matching_entries(log, widget):
         "text": "i=9",
         "values": "x=f32[]",
         "arrays": 0,
+        "process": None,
     }
+
+
+def test_rows_name_the_process_of_a_multi_process_print(log, widget):
+    log.add(record("i=0")._replace(process=2))
+    widget.refresh()
+    assert widget.rows[-1]["process"] == 2
 
 
 def test_the_filter_box_query_refilters_at_once(log, widget):

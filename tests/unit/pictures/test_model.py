@@ -7,6 +7,7 @@ import jax.numpy as jnp
 import ml_dtypes
 import numpy as np
 import pytest
+from jax.sharding import PartitionSpec as P
 
 from jaxdbg_widgets.pictures import show
 from jaxdbg_widgets.pictures.colors import lut, palette, special_colors
@@ -157,6 +158,16 @@ def test_a_sharded_array_carries_its_shard_boxes_and_devices():
     for device, index in sharding.devices_indices_map((32, 16)).items():
         bounds = tuple((s.start or 0, s.stop) for s in index)
         assert boxes[bounds] == (device.id,)
+    assert {box.platform for box in picture.shards} == {"CPU"}  # as the labels name devices
+
+
+def test_the_view_names_each_shards_platform_so_device_chips_match_the_labels():
+    from jaxdbg_widgets.pictures.view import picture_view
+
+    mesh = jax.make_mesh((8,), ("x",))
+    array = jax.device_put(jnp.arange(16.0), jax.sharding.NamedSharding(mesh, P("x")))
+    shards = picture_view(build_picture(array))["shards"]
+    assert [(s["label"], s["platform"]) for s in shards[:2]] == [("CPU 0", "CPU"), ("CPU 1", "CPU")]
 
 
 def test_a_replicated_or_single_device_array_has_no_shards():
