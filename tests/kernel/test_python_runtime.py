@@ -50,7 +50,7 @@ def test_load_print_click_on_both_threads_type_and_unload(kernel: KernelSession)
     )
     typed = kernel.start("print(jax.jit(outer)(jnp.ones(2)))", allow_stdin=True)
     for answer in ("p y.shape", "c"):
-        assert kernel.client.get_stdin_msg(timeout=60)["content"]["prompt"] == "(jdb) "
+        assert kernel.input_request(typed)["content"]["prompt"] == "(jdb) "
         kernel.client.input(answer)
     kernel.wait(typed)
     assert typed.error is None, typed.error
