@@ -14,6 +14,7 @@ from jax.extend.core import ClosedJaxpr, Jaxpr
 from jax.sharding import PartitionSpec
 
 from jaxdbg_widgets.core import _jax_internals as internals
+from jaxdbg_widgets.nans.summary import is_inexact
 
 CALLBACK_PRIMITIVES = frozenset({"debug_callback", "debug_print"})
 """JAX's primitives that only print or call back: the search never runs them."""
@@ -93,8 +94,7 @@ def bad_rows(value: Any, kind: str, rows: bool) -> np.ndarray:
     With ``rows``, one answer per leading row (per device in a shard context). NumPy's checks
     on the host are several times faster than the same reduction compiled by XLA on CPU.
     """
-    dtype = getattr(value, "dtype", None)
-    if dtype is None or not np.issubdtype(np.dtype(dtype), np.inexact):
+    if not is_inexact(value):
         return np.zeros(np.shape(value)[:1] if rows else (), bool)
     array = np.asarray(value)
     bad = np.isnan(array) if kind == "nan" else ~np.isfinite(array)

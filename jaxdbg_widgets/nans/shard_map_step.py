@@ -14,7 +14,7 @@ from jaxdbg_widgets.core._jax_internals import ShardMapStep
 from jaxdbg_widgets.core.callsite import is_internal
 from jaxdbg_widgets.nans.origin import short_params
 from jaxdbg_widgets.nans.report import NonfiniteReport, Origin, Shard, SourceLine
-from jaxdbg_widgets.nans.summary import summarize
+from jaxdbg_widgets.nans.summary import is_inexact, summarize
 
 STEP_NOTE = "JAX checked this shard_map step as it ran: nothing was searched or run again"
 
@@ -89,7 +89,7 @@ def _block(value: Any, device: Any) -> np.ndarray:
 
 
 def _is_bad(block: np.ndarray, nan_only: bool) -> bool:
-    if not np.issubdtype(block.dtype, np.inexact):
+    if not is_inexact(block):
         return False
     return bool(np.isnan(block).any() if nan_only else (~np.isfinite(block)).any())
 

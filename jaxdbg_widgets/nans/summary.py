@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+import jax.numpy as jnp
 import numpy as np
 
 FIRST_INDICES = 5
@@ -62,16 +63,20 @@ def _first(mask: np.ndarray) -> tuple[tuple[int, ...], ...]:
 
 
 def is_inexact(value: Any) -> bool:
-    """Whether ``value`` has a floating or complex dtype, the only kinds that can be non-finite."""
+    """Whether ``value`` has a floating or complex dtype, the only kinds that can be non-finite.
+
+    JAX's test, not NumPy's: ``np.issubdtype(bfloat16, np.inexact)`` is False for bfloat16 and
+    the float8 types (they come from ml_dtypes), and they must be checked like float32.
+    """
     dtype = getattr(value, "dtype", None)
-    return dtype is not None and np.issubdtype(np.dtype(dtype), np.inexact)
+    return dtype is not None and bool(jnp.issubdtype(dtype, jnp.inexact))
 
 
 def summarize(name: str, value: Any) -> ValueSummary:
     """The summary of ``value`` (an array or scalar); integer and boolean arrays are finite."""
     array = np.asarray(value)
     shape, dtype = tuple(array.shape), _dtype_text(array.dtype)
-    if not np.issubdtype(array.dtype, np.inexact):
+    if not is_inexact(array):
         return ValueSummary(name, shape, dtype)
     parts = [array.real, array.imag] if np.iscomplexobj(array) else [array]
     nan = np.logical_or.reduce([np.isnan(p) for p in parts])

@@ -54,3 +54,12 @@ def while_program(x):
         return i + 1, value + jnp.log(3.0 - i.astype(jnp.float32))  # log(0) at iteration 3
 
     return lax.while_loop(lambda state: state[0] < 6, body, (0, x))[1]
+
+
+def overflow_body(w, x):
+    w = w * x  # in bfloat16, 1e4 ** 10 overflows to +inf at iteration 9
+    return w, w - w  # inf - inf: the NaN, at the same iteration
+
+
+def bf16_training_loop(xs):
+    return lax.scan(overflow_body, jnp.ones((2,), jnp.bfloat16), xs)[1]
