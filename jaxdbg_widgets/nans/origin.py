@@ -12,7 +12,7 @@ from jaxdbg_widgets.core import _jax_internals as internals
 from jaxdbg_widgets.core.callsite import is_internal_file
 from jaxdbg_widgets.nans.program import ShardContext, bad_rows
 from jaxdbg_widgets.nans.report import Origin, Shard, SourceLine
-from jaxdbg_widgets.nans.summary import is_inexact, summarize
+from jaxdbg_widgets.nans.summary import host_value, is_inexact, summarize
 
 PARAM_TEXT = 40
 """Longest parameter value shown; longer ones are cut with an ellipsis."""
@@ -79,6 +79,12 @@ def _shards(shard: ShardContext, devices: list[int]) -> tuple[Shard, ...]:
     )
 
 
+def _local(value: Any, row: int | None) -> Any:
+    """``value`` on the host, on the device at ``row`` in a shard context (keys stay keys)."""
+    value = host_value(value)
+    return value[row] if row is not None else value
+
+
 def build_origin(
     eqn: Any,
     input_names: list[str],
@@ -97,11 +103,8 @@ def build_origin(
     backward-pass ``scan``), which its own stack, relative to theirs, does not repeat.
     """
     row = devices[0] if shard is not None and devices else None
-    local_ins = [np.asarray(v)[row] if row is not None else np.asarray(v) for v in ins]
-    local_outs = [
-        None if v is None else (np.asarray(v)[row] if row is not None else np.asarray(v))
-        for v in outs
-    ]
+    local_ins = [_local(v, row) for v in ins]
+    local_outs = [None if v is None else _local(v, row) for v in outs]
     output_names = [f"out{i}" for i in range(len(outs))]
     values = dict(zip(input_names, local_ins, strict=True))
     values.update((n, v) for n, v in zip(output_names, local_outs, strict=True) if v is not None)

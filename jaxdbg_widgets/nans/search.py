@@ -35,7 +35,7 @@ from jaxdbg_widgets.nans.progress import SearchProgress, Ticker
 from jaxdbg_widgets.nans.progress_view import progress_sink
 from jaxdbg_widgets.nans.report import NonfiniteReport, Origin
 from jaxdbg_widgets.nans.rules import Retrace, retrace_function, with_backward_rule
-from jaxdbg_widgets.nans.summary import summarize
+from jaxdbg_widgets.nans.summary import host_value, is_key, summarize
 from jaxdbg_widgets.nans.validation import argument_leaves
 
 STRETCH = 256
@@ -156,7 +156,11 @@ class _Search:
             ins = [v.val if internals.is_literal(v) else env[v] for v in eqn.invars]
             if eqn.primitive.name in CALLS:
                 self.count(1, eqn)
-                origin, outs = _walk_call(self, eqn, ins, where)
+                rows = [
+                    _stack(v.val, where.shard) if internals.is_literal(v) else env[v]
+                    for v in eqn.invars
+                ]
+                origin, outs = _walk_call(self, eqn, rows, where)
                 if origin is not None:
                     return origin
             else:
@@ -207,11 +211,14 @@ def _is_var(atom: Any) -> bool:
 
 
 def _stack(value: Any, shard: ShardContext | None) -> Any:
-    """A value every device of ``shard`` holds whole, as one row per device."""
+    """A value every device of ``shard`` holds whole, as one row per device, placed one row
+    on each device (a mesh of explicit axes takes no host array where rows are expected)."""
     if shard is None:
         return value
-    array = np.asarray(value)
-    return np.broadcast_to(array[None], (shard.mesh.devices.size, *array.shape))
+    array = host_value(value)
+    broadcast = jax.numpy.broadcast_to if is_key(array) else np.broadcast_to
+    rows = broadcast(array[None], (shard.mesh.devices.size, *array.shape))
+    return jax.device_put(rows, jax.sharding.NamedSharding(shard.mesh, shard.spec))
 
 
 def _take(value: Any, index: int, shard: ShardContext | None) -> Any:

@@ -14,7 +14,7 @@ from jaxdbg_widgets.core._jax_internals import ShardMapStep
 from jaxdbg_widgets.core.callsite import is_internal
 from jaxdbg_widgets.nans.origin import short_params
 from jaxdbg_widgets.nans.report import NonfiniteReport, Origin, Shard, SourceLine
-from jaxdbg_widgets.nans.summary import is_inexact, summarize
+from jaxdbg_widgets.nans.summary import host_value, is_inexact, summarize
 
 STEP_NOTE = "JAX checked this shard_map step as it ran: nothing was searched or run again"
 
@@ -78,17 +78,17 @@ def _devices(leaves: list[Any]) -> list[Any]:
     return list(dict.fromkeys(seen))
 
 
-def _block(value: Any, device: Any) -> np.ndarray:
+def _block(value: Any, device: Any) -> Any:
     """``value``'s local value on ``device``: an unjitted shard_map holds each value stacked
     along a leading axis of one block per device; a constant is the whole value."""
     for shard in getattr(value, "addressable_shards", ()):
         if shard.device == device:
-            block = np.asarray(shard.data)
+            block = host_value(shard.data)
             return block[0] if block.ndim and block.shape[0] == 1 else block
-    return np.asarray(value)
+    return host_value(value)
 
 
-def _is_bad(block: np.ndarray, nan_only: bool) -> bool:
+def _is_bad(block: Any, nan_only: bool) -> bool:
     if not is_inexact(block):
         return False
     return bool(np.isnan(block).any() if nan_only else (~np.isfinite(block)).any())

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+import jax
 import jax.numpy as jnp
 import numpy as np
 
@@ -25,6 +26,8 @@ class ValueSummary:
     first_nan: tuple[tuple[int, ...], ...] = ()
     first_posinf: tuple[tuple[int, ...], ...] = ()
     first_neginf: tuple[tuple[int, ...], ...] = ()
+    key: bool = False
+    """Typed PRNG keys (``dtype`` is then ``key<fry>`` and so on): never NaN or infinite."""
 
     @property
     def finite(self) -> bool:
@@ -34,6 +37,8 @@ class ValueSummary:
     def describe(self) -> str:
         """``x f32[4]: 2 NaN at (1,), (3,)``; ``finite`` when all elements are."""
         head = f"{self.name} {self.dtype}{list(self.shape)}"
+        if self.key:
+            return f"{head}: PRNG keys, never NaN"
         if self.finite:
             return f"{head}: finite"
         parts = []
@@ -72,8 +77,27 @@ def is_inexact(value: Any) -> bool:
     return dtype is not None and bool(jnp.issubdtype(dtype, jnp.inexact))
 
 
+def is_key(value: Any) -> bool:
+    """Whether ``value`` holds typed PRNG keys (``jax.random.key``), whose extended dtype
+    NumPy cannot hold; they are never NaN, so the search skips them."""
+    dtype = getattr(value, "dtype", None)
+    return dtype is not None and jax.dtypes.issubdtype(dtype, jax.dtypes.prng_key)
+
+
+def host_value(value: Any) -> Any:
+    """``value`` as a NumPy array on the host; typed PRNG keys (NumPy cannot hold them) as
+    keys again over their data read on the host, so indexing them ignores any sharding."""
+    if is_key(value):
+        data = np.asarray(jax.random.key_data(value))
+        return jax.random.wrap_key_data(data, impl=jax.random.key_impl(value))
+    return np.asarray(value)
+
+
 def summarize(name: str, value: Any) -> ValueSummary:
-    """The summary of ``value`` (an array or scalar); integer and boolean arrays are finite."""
+    """The summary of ``value`` (an array or scalar); integer and boolean arrays are finite,
+    typed PRNG keys are summarized as keys."""
+    if is_key(value):
+        return ValueSummary(name, tuple(value.shape), str(value.dtype), key=True)
     array = np.asarray(value)
     shape, dtype = tuple(array.shape), _dtype_text(array.dtype)
     if not is_inexact(array):

@@ -63,3 +63,25 @@ def overflow_body(w, x):
 
 def bf16_training_loop(xs):
     return lax.scan(overflow_body, jnp.ones((2,), jnp.bfloat16), xs)[1]
+
+
+def noisy_log(key, x):
+    noise = jax.random.normal(key, x.shape) * 0.0
+    return jnp.log(x + noise)  # NaN where x < 0
+
+
+def keyed_steps(key, xs):
+    def step(carry, x):
+        key, total = carry
+        key, sub = jax.random.split(key)
+        total = total + jax.random.uniform(sub) * 0.0 + jnp.log(3.0 - x)  # -inf at step 3, NaN at 4
+        return (key, total), total
+
+    return lax.scan(step, (key, 0.0), xs)[1]
+
+
+def keyed_branches(keys, x):
+    def bad(k, v):
+        return jnp.log(v - 3.0) + jax.random.uniform(k[0]) * 0.0  # NaN on devices 0 and 1
+
+    return lax.cond(x[0] < 4.0, bad, lambda k, v: v, keys, x)
