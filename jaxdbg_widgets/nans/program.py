@@ -149,14 +149,17 @@ class Level:
         env.update(zip(self.jaxpr.invars, inputs, strict=True))
         return env
 
-    def _live_in(self, start: int, stop: int) -> list[Any]:
+    def _live_in(self, start: int, stop: int, wanted: Sequence[Any]) -> list[Any]:
+        """The values ``[start, stop)`` reads from before it, and those of ``wanted`` it only
+        passes on (a loop body that returns an input unchanged, as ``fori_loop``'s bound)."""
         defined, needed = set(), []
         for eqn in self.eqns[start:stop]:
             for var in eqn.invars:
                 if not internals.is_literal(var) and var not in defined and var not in needed:
                     needed.append(var)
             defined.update(eqn.outvars)
-        return needed
+        passed_on = (v for v in wanted if not internals.is_literal(v) and v not in defined)
+        return needed + [v for v in dict.fromkeys(passed_on) if v not in needed]
 
     def live_out(self, start: int, stop: int) -> list[Any]:
         """Variables defined in ``[start, stop)`` that a later equation or the output reads."""
@@ -169,7 +172,7 @@ class Level:
 
     def run(self, start: int, stop: int, env: dict[Any, Any], wanted: Sequence[Any]) -> list[Any]:
         """The ``wanted`` values after running equations ``[start, stop)`` as one compiled call."""
-        live_in = self._live_in(start, stop)
+        live_in = self._live_in(start, stop, wanted)
         key = (start, stop, tuple(wanted))
         if key not in self._compiled:
             self._compiled[key] = self._compile(start, stop, live_in, list(wanted))

@@ -17,9 +17,10 @@ values it failed on, so the origin names its pass and batch elements.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from contextlib import ExitStack
-from typing import Any
+from typing import Any, NoReturn
 
 from jaxdbg_widgets.core import _jax_internals as internals
 from jaxdbg_widgets.nans.report import NonfiniteReport, Origin
@@ -29,6 +30,12 @@ from jaxdbg_widgets.nans.validation import argument_leaves
 
 SHARDS_NAMED = 4
 """Shards named on the error's first line; the report below lists more."""
+
+UNKNOWN_LINE = "a line JAX kept no user frame for"
+"""Where an origin's equation has no user frame: its line is not known, not absent."""
+
+FAILURE_TEXT = 200
+"""Longest text of a search's failure on the line it adds to JAX's error."""
 
 
 def nonfinite_error(message: str, report: NonfiniteReport | None = None) -> FloatingPointError:
@@ -77,7 +84,15 @@ def installed() -> bool:
 def search_instead(
     error: Exception, fun: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
 ) -> None:
-    """Raise a ``FloatingPointError`` at the origin of ``fun(*args, **kwargs)``'s bad output."""
+    """Raise a ``FloatingPointError`` at the origin of ``fun(*args, **kwargs)``'s bad output.
+
+    Whatever goes wrong inside the search, the error raised is the one JAX's re-run raises,
+    with the search's failure added as one line, so ``except FloatingPointError`` still holds.
+    A jitted call that JAX's re-run reaches gets JAX's own handling: the search answers the
+    outermost call only.
+    """
+    if _jax_rerunning():
+        _jax_rerun(error, fun, args, kwargs)
     name = getattr(fun, "__name__", None) or type(fun).__name__
     kind = getattr(error, "ty", "nan")
     try:
@@ -91,11 +106,21 @@ def search_instead(
         _jax_rerun(error, fun, args, kwargs)
     try:
         report = find_nonfinite(fun, *args, **kwargs)
-    except (TypeError, ValueError):
-        report = None  # a call the search cannot trace on its own arguments
-    if report is None or not report.found:
+    except Exception as failure:  # a failed search must never replace JAX's error
+        _jax_rerun(error, fun, args, kwargs, _failure_line(failure))
+    if not report.found:
         _jax_rerun(error, fun, args, kwargs)
     raise nonfinite_error(message(report, kind), report) from None
+
+
+def _failure_line(failure: Exception) -> str:
+    """The one line a failed search adds to JAX's error: what failed, and that JAX re-ran."""
+    text = " ".join(str(failure).split())
+    text = text if len(text) <= FAILURE_TEXT else text[: FAILURE_TEXT - 1] + "…"
+    return (
+        f"(jaxdbg: the search for the origin failed with {type(failure).__name__}: {text}; "
+        "the message above is JAX's, after its de-optimized re-run)"
+    )
 
 
 def search_transformed(
@@ -118,7 +143,7 @@ def search_transformed(
         return
     try:
         report = search_program(name, jaxpr, args, name_stack, retrace)
-    except (TypeError, ValueError):
+    except Exception:  # a failed search leaves JAX's own handling and error to go on
         return
     if report.found:
         program = transformed_program(name, name_stack)
@@ -153,11 +178,32 @@ def transformed_program(name: str, name_stack: str) -> str:
     return f"{program} under vmap" if "vmap" in name_stack else program
 
 
+_rerun = threading.local()
+"""Per thread, whether JAX's de-optimized re-run is under way (its inner jits are JAX's)."""
+
+
+def _jax_rerunning() -> bool:
+    return getattr(_rerun, "depth", 0) > 0
+
+
 def _jax_rerun(
-    error: Exception, fun: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
-) -> None:
-    """JAX's de-optimized re-run, which raises its own ``FloatingPointError``."""
-    internals.jax_nan_recheck(error, fun, args, kwargs)
+    error: Exception,
+    fun: Callable[..., Any],
+    args: tuple[Any, ...],
+    kwargs: dict[str, Any],
+    added: str | None = None,
+) -> NoReturn:
+    """JAX's de-optimized re-run, which raises its own ``FloatingPointError``; ``added`` is
+    one more line for its message. Jitted calls inside the re-run get JAX's handling too."""
+    _rerun.depth = getattr(_rerun, "depth", 0) + 1
+    try:
+        internals.jax_nan_recheck(error, fun, args, kwargs)
+    except FloatingPointError as raised:
+        if added is not None:
+            raised.args = (f"{raised}\n{added}",)  # JAX's error, type and traceback kept
+        raise
+    finally:
+        _rerun.depth -= 1
     raise AssertionError("JAX's de-optimized re-run returned instead of raising")
 
 
@@ -183,7 +229,7 @@ def message(report: NonfiniteReport, kind: str, program: str | None = None) -> s
 def _place(origin: Origin) -> str:
     """``log at file.py:6 in body: ... (forward; scan iteration 3; batch elements 1)``."""
     source = origin.source
-    line = source.describe() if source is not None else "no user line"
+    line = source.describe() if source is not None else UNKNOWN_LINE
     where = [origin.direction]
     if origin.path:
         where.append(" > ".join(origin.path))

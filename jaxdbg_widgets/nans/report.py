@@ -128,7 +128,7 @@ class NonfiniteReport:
     def __repr__(self) -> str:
         if self.origin is None:
             return f"NonfiniteReport({self.function}: finite, {self.equations_checked} equations)"
-        where = self.origin.source.describe() if self.origin.source else "no user line"
+        where = self.origin.source.describe() if self.origin.source else "a line not known"
         return f"NonfiniteReport({self.function}: {self.origin.primitive} at {where})"
 
     def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:

@@ -85,3 +85,10 @@ def keyed_branches(keys, x):
         return jnp.log(v - 3.0) + jax.random.uniform(k[0]) * 0.0  # NaN on devices 0 and 1
 
     return lax.cond(x[0] < 4.0, bad, lambda k, v: v, keys, x)
+
+
+def traced_trip_count(x, n):
+    def body(i, v):
+        return v + jnp.log(3.0 - i)  # -inf at i = 3, NaN at i = 4
+
+    return lax.fori_loop(0, n, body, x)
