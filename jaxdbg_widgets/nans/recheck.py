@@ -23,6 +23,7 @@ from contextlib import ExitStack
 from typing import Any, NoReturn
 
 from jaxdbg_widgets.core import _jax_internals as internals
+from jaxdbg_widgets.core.errors import one_line
 from jaxdbg_widgets.nans.report import NonfiniteReport, Origin
 from jaxdbg_widgets.nans.search import find_nonfinite, search_program
 from jaxdbg_widgets.nans.shard_map_step import step_report
@@ -115,10 +116,10 @@ def search_instead(
 
 def _failure_line(failure: Exception) -> str:
     """The one line a failed search adds to JAX's error: what failed, and that JAX re-ran."""
-    text = " ".join(str(failure).split())
+    text = one_line(failure)
     text = text if len(text) <= FAILURE_TEXT else text[: FAILURE_TEXT - 1] + "…"
     return (
-        f"(jaxdbg: the search for the origin failed with {type(failure).__name__}: {text}; "
+        f"(jaxdbg: the search for the origin failed with {text}; "
         "the message above is JAX's, after its de-optimized re-run)"
     )
 
@@ -154,7 +155,11 @@ def search_transformed(
 
 def answer_shard_map(step: internals.ShardMapStep, outs: Any) -> None:
     """Raise at an unjitted ``shard_map`` step whose outputs failed the check, with a report
-    naming its primitive, line, the devices whose blocks went bad and their first elements."""
+    naming its primitive, line, the devices whose blocks went bad and their first elements.
+    Inside JAX's de-optimized re-run (after a failed search) JAX's own error follows instead,
+    since its steps were run again."""
+    if _jax_rerunning():
+        return
     report = step_report(step, outs)
     if report is None:
         return

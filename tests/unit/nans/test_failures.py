@@ -95,3 +95,23 @@ def test_a_transformed_search_that_fails_leaves_jax_handling(monkeypatch):
     error = internals.nan_check_error("jit", "nan")
     program = jax.make_jaxpr(jnp.log)(-1.0)
     assert recheck.search_transformed(error, program, (jnp.float32(-1.0),), "log", "") is None
+
+
+@pytest.mark.skipif(not internals.SHARD_MAP_NAN_CHECK, reason="no nan-check-shard-map")
+def test_an_unjitted_shard_map_step_inside_jax_rerun_claims_nothing(checks_on, monkeypatch):
+    """JAX's re-run after a failed search runs the step again: no report says it did not."""
+    from jax.sharding import NamedSharding
+    from jax.sharding import PartitionSpec as P
+
+    mesh = jax.make_mesh((8,), ("x",))
+    mapped = jax.shard_map(cases.sharded_sqrt, mesh=mesh, in_specs=P("x"), out_specs=P("x"))
+
+    def outer(x):
+        return mapped(x) * 2.0
+
+    _failing_search(monkeypatch)
+    x = jax.device_put(jnp.arange(16.0) - 10.0, NamedSharding(mesh, P("x")))
+    with pytest.raises(FloatingPointError) as raised:
+        jax.jit(outer)(x)
+    assert "nothing was run again" not in str(raised.value)
+    assert str(raised.value).splitlines()[-1].startswith("(jaxdbg: the search for the origin")
