@@ -752,6 +752,62 @@ def shard_map_unchecked(fn: Callable[..., Any], mesh: Any, in_specs: Any, out_sp
     return function(fn, mesh=mesh, in_specs=in_specs, out_specs=out_specs, **check)
 
 
+_parallel = _module("lax.parallel")
+
+
+def _aval_varying(aval: Any) -> frozenset[str] | None:
+    """The manual axes ``aval`` varies over (``mat.varying`` on newer JAX, ``vma`` before)."""
+    mat = getattr(aval, "mat", None)
+    if mat is not None and hasattr(mat, "varying"):
+        return frozenset(mat.varying)
+    vma = getattr(aval, "vma", None)
+    return frozenset(vma) if vma is not None else None
+
+
+def _probe_shard_map_vma() -> None:
+    if "check_vma" not in _keywords(_shard_map_function()):
+        raise TypeError("shard_map takes no check_vma")
+    _needs(_parallel, "all_gather_invariant")
+    if _aval_varying(_needs(_core, "ShapedArray").ShapedArray((), np.float32)) is None:
+        raise TypeError("an aval says neither mat.varying nor vma")
+
+
+SHARD_MAP_VMA = _check(
+    "shard-map-vma",
+    "find_nonfinite steps a shard_map body checked for varying axes (check_vma, the default) "
+    "with the body's own types (else its psum/pmean fail and the shard_map is one equation)",
+    _probe_shard_map_vma,
+)
+
+
+def checks_vma(eqn: Any) -> bool:
+    """Whether a ``shard_map`` equation's body was typed with varying manual axes."""
+    return bool(eqn.params.get("check_vma", False))
+
+
+def varying_axes(var: Any) -> frozenset[str]:
+    """The manual axes a ``shard_map`` body's variable varies over, as the body's types say."""
+    return _aval_varying(getattr(var, "aval", None)) or frozenset()
+
+
+def invariant_along(value: Any, axes: tuple[str, ...]) -> Any:
+    """``value``, varying over ``axes`` but equal along them, typed invariant along them (the
+    first device's copy, gathered); typed PRNG keys go through their data."""
+    if not axes:
+        return value
+    if jax.dtypes.issubdtype(value.dtype, jax.dtypes.prng_key):
+        data = invariant_along(jax.random.key_data(value), axes)
+        return jax.random.wrap_key_data(data, impl=jax.random.key_impl(value))
+    return _parallel.all_gather_invariant(value, axes)[0]
+
+
+def shard_map_checked(fn: Callable[..., Any], mesh: Any, in_specs: Any, out_specs: Any) -> Any:
+    """``fn`` under ``shard_map`` with varying manual axes checked, as a body typed so runs."""
+    return _shard_map_function()(
+        fn, mesh=mesh, in_specs=in_specs, out_specs=out_specs, check_vma=True
+    )
+
+
 _loops = _module("lax.control_flow.loops")
 _flattree = _module("flattree")
 

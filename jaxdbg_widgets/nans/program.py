@@ -103,10 +103,12 @@ def bad_rows(value: Any, kind: str, rows: bool) -> np.ndarray:
 
 @dataclass(frozen=True)
 class ShardContext:
-    """The manual mesh a level runs in: values carry one leading row per device."""
+    """The manual mesh a level runs in: values carry one leading row per device. ``checked``
+    when the body was typed with varying manual axes (``check_vma``), as its steps must be."""
 
     mesh: Any
     axes: tuple[str, ...]
+    checked: bool = False
 
     @property
     def spec(self) -> PartitionSpec:
@@ -212,12 +214,24 @@ class Level:
 
         if self.shard is None:
             return jax.jit(stretch)
-        spec = self.shard.spec
+        spec, axes = self.shard.spec, self.shard.axes
+        invariant = [
+            tuple(a for a in axes if a not in internals.varying_axes(v))
+            if self.shard.checked
+            else ()
+            for v in live_in
+        ]
 
         def per_device(*values: Any) -> list[Any]:
-            return [jnp.asarray(o)[None] for o in stretch(*[v[0] for v in values])]
+            local = [
+                internals.invariant_along(v[0], a) for v, a in zip(values, invariant, strict=True)
+            ]
+            return [jnp.asarray(o)[None] for o in stretch(*local)]
 
-        mapped = internals.shard_map_unchecked(
+        shard_map = (
+            internals.shard_map_checked if self.shard.checked else internals.shard_map_unchecked
+        )
+        mapped = shard_map(
             per_device,
             self.shard.mesh,
             in_specs=tuple(spec for _ in live_in),

@@ -311,7 +311,10 @@ def _open_shard_map(search: _Search, eqn: Any, ins: list[Any], where: _Where) ->
     mesh, in_specs, manual = internals.shard_map_params(eqn)
     if not isinstance(mesh, jax.sharding.Mesh) or manual != frozenset(mesh.axis_names):
         return None
-    shard = ShardContext(mesh, tuple(mesh.axis_names))
+    checked = internals.checks_vma(eqn)
+    if checked and not internals.SHARD_MAP_VMA:
+        return None  # its steps could not be typed as the body is: the shard_map is reported
+    shard = ShardContext(mesh, tuple(mesh.axis_names), checked)
     split = internals.shard_map_unchecked(
         lambda *xs: [x[None] for x in xs],
         mesh,

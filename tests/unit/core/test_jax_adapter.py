@@ -33,6 +33,7 @@ EXPECTED = {
     "nan-recheck-transformed",
     "transposed-rule-lines",
     "nan-check-shard-map",
+    "shard-map-vma",
 }
 
 

@@ -92,3 +92,9 @@ def traced_trip_count(x, n):
         return v + jnp.log(3.0 - i)  # -inf at i = 3, NaN at i = 4
 
     return lax.fori_loop(0, n, body, x)
+
+
+def data_parallel_step(w, x):
+    g = lax.pmean(jnp.mean(x * w, axis=0), "b")  # averaged over b: varies over a only
+    scale = jnp.sqrt(jnp.sum(x) - 10.0)  # NaN on the devices holding rows 0-5
+    return w - 0.1 * lax.pmean(g * scale, ("a", "b"))
