@@ -96,11 +96,14 @@ def build_origin(
     rule: str | None,
     kind: str,
     scope: tuple[str, ...] = (),
+    caller: tuple[SourceLine, ...] = (),
 ) -> Origin:
     """The report's origin for ``eqn``; in a shard context, values are read on its first bad device.
 
     ``scope`` holds the name stacks of the equations around it (``transpose(jvp())`` of a
     backward-pass ``scan``), which its own stack, relative to theirs, does not repeat.
+    ``caller`` are the user lines of the equation around it, named where JAX kept no user
+    frame for ``eqn`` itself (inside ``jnp.where``'s own ``jit``).
     """
     row = devices[0] if shard is not None and devices else None
     local_ins = [_local(v, row) for v in ins]
@@ -117,6 +120,9 @@ def build_origin(
     if direction == "forward" and "jvp" in stack:
         notes.append("computed for the derivative (jvp) of this line")
     frames = tuple(source_lines(eqn))
+    if not frames and caller:
+        frames = caller
+        notes.append("made inside the JAX function this line calls (JAX kept no user frame for it)")
     return Origin(
         primitive=eqn.primitive.name,
         params=short_params(eqn.params),

@@ -219,7 +219,8 @@ def message(report: NonfiniteReport, kind: str, program: str | None = None) -> s
     if origin is None:
         first = f"{head}: an argument is already non-finite"
     else:
-        first = f"{head}: first made by {_place(origin)}"
+        made = {"nan": "first NaN made", "constant": "first held (from a constant)"}
+        first = f"{head}: {made.get(report.lead, 'first made')} by {_place(origin)}"
         if report.nan_origin is not None:
             first += f"; first NaN made by {_place(report.nan_origin)}"
     skipped = len(report.skipped_callbacks)

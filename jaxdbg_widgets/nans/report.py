@@ -74,6 +74,14 @@ class Origin:
         return f"{self.primitive}[" + ", ".join(f"{k}={v}" for k, v in self.params) + "]"
 
 
+HEADINGS = {
+    "nonfinite": "first non-finite value",
+    "nan": "first NaN",
+    "constant": "first non-finite value (from a constant)",
+}
+"""The heading of a report's origin, per the definition it answers (``NonfiniteReport.lead``)."""
+
+
 @dataclass(frozen=True)
 class NonfiniteReport:
     """What ``find_nonfinite`` found: the origin, or that everything was finite."""
@@ -86,6 +94,16 @@ class NonfiniteReport:
     skipped_callbacks: tuple[SourceLine, ...] = ()
     nan_origin: Origin | None = None
     """Where the first NaN appeared, when the first non-finite value was an infinity."""
+    lead: str = "nonfinite"
+    """What ``origin`` is: ``nonfinite``, the first NaN or Inf computed from finite inputs;
+    ``nan``, where every infinity came from a constant (the ``-inf`` of a mask), the first NaN
+    computed from inputs without NaN; ``constant``, where every bad value came from a
+    constant, the first equation that held one."""
+
+    @property
+    def heading(self) -> str:
+        """What the origin is called in every view, after the definition it answers."""
+        return HEADINGS[self.lead]
 
     @property
     def found(self) -> bool:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
+from enum import Enum
 from typing import Any
 
 import jax
@@ -33,7 +34,7 @@ from jaxdbg_widgets.nans.program import (
 )
 from jaxdbg_widgets.nans.progress import SearchProgress, Ticker
 from jaxdbg_widgets.nans.progress_view import progress_sink
-from jaxdbg_widgets.nans.report import NonfiniteReport, Origin
+from jaxdbg_widgets.nans.report import NonfiniteReport, Origin, SourceLine
 from jaxdbg_widgets.nans.rules import Retrace, retrace_function, with_backward_rule
 from jaxdbg_widgets.nans.summary import host_value, is_key, summarize
 from jaxdbg_widgets.nans.validation import argument_leaves
@@ -69,6 +70,9 @@ class _Where:
     shard: ShardContext | None = None
     rule: str | None = None
     scope: tuple[str, ...] = ()
+    caller: tuple[SourceLine, ...] = ()
+    """The user lines of the innermost equation around here that has any (the ``jnp.where``
+    call whose own ``jit`` holds the equation), for equations JAX kept no user frame for."""
 
     def step(self, text: str) -> _Where:
         return replace(self, path=(*self.path, text))
@@ -76,7 +80,17 @@ class _Where:
     def inside(self, eqn: Any) -> _Where:
         """Here, inside ``eqn``'s sub-programs: its transformations apply to them too."""
         stack = internals.name_stack(eqn)
-        return replace(self, scope=(*self.scope, stack)) if stack else self
+        caller = tuple(source_lines(eqn)) or self.caller
+        return replace(self, scope=(*self.scope, stack) if stack else self.scope, caller=caller)
+
+
+class _Closed(Enum):
+    """What an opener returns for an equation it cannot open (it is then reported whole)."""
+
+    CLOSED = "closed"
+
+
+CLOSED = _Closed.CLOSED
 
 
 class _Search:
@@ -86,6 +100,11 @@ class _Search:
         self.ticker = ticker
         self.origin_eqn: Any = None
         self.arg_names = arg_names
+        self.carried: Origin | None = None
+        """The first equation whose outputs went bad only because its inputs already were (an
+        infinity a constant brought in, as ``jnp.where(mask, s, -jnp.inf)``): no origin."""
+        self.carried_count = 0
+        self.carried_eqn: Any = None
         self._levels: dict[tuple[int, Any], Level] = {}
 
     def level(self, jaxpr: Any, where: _Where) -> Level:
@@ -103,14 +122,14 @@ class _Search:
         self.checked += equations
         self.ticker.add(equations, lambda: next(iter(source_lines(eqn)), None))
 
-    def bad(self, values: Sequence[Any], where: _Where) -> np.ndarray:
+    def bad(self, values: Sequence[Any], where: _Where, kind: str | None = None) -> np.ndarray:
         """Which devices (a scalar outside a shard context) see a bad value among ``values``."""
         rows = where.shard is not None
         shape = (where.shard.mesh.devices.size,) if rows else ()
         found = np.zeros(shape, bool)
         for value in values:
             if value is not None:
-                found = found | bad_rows(value, self.kind, rows)
+                found = found | bad_rows(value, kind or self.kind, rows)
         return found
 
     def search(self, level: Level, inputs: Sequence[Any], where: _Where) -> Origin | None:
@@ -153,14 +172,13 @@ class _Search:
         """Run ``[start, stop)`` one equation at a time; calls are opened, not run whole."""
         for index in range(start, stop):
             eqn = level.eqns[index]
-            ins = [v.val if internals.is_literal(v) else env[v] for v in eqn.invars]
+            ins = [
+                _stack(v.val, where.shard) if internals.is_literal(v) else env[v]
+                for v in eqn.invars
+            ]
             if eqn.primitive.name in CALLS:
                 self.count(1, eqn)
-                rows = [
-                    _stack(v.val, where.shard) if internals.is_literal(v) else env[v]
-                    for v in eqn.invars
-                ]
-                origin, outs = _walk_call(self, eqn, rows, where)
+                origin, outs = _walk_call(self, eqn, ins, where)
                 if origin is not None:
                     return origin
             else:
@@ -168,27 +186,44 @@ class _Search:
                 self.count(1, eqn)
                 devices = self.bad(outs, where)
                 if devices.any():
-                    return self._at(
-                        eqn, ins, outs, where, [int(d) for d in np.flatnonzero(devices)]
-                    )
+                    origin = self._at(eqn, ins, outs, where, devices)
+                    if origin is not None:
+                        return origin
             env.update((v, o) for v, o in zip(eqn.outvars, outs, strict=True) if _is_var(v))
             level.forget(env, index + 1)
         return None
 
     def _at(
-        self, eqn: Any, ins: list[Any], outs: list[Any], where: _Where, devices: list[int]
-    ) -> Origin:
+        self, eqn: Any, ins: list[Any], outs: list[Any], where: _Where, devices: np.ndarray
+    ) -> Origin | None:
+        """The origin at ``eqn``, whose outputs went bad on ``devices``: inside it when it is
+        opened, else the equation itself where its inputs were good; ``None`` where every bad
+        value only carried on what its inputs (a constant's infinity) already held."""
         opener = _OPENERS.get(eqn.primitive.name)
         if opener is not None:
+            carried = self.carried_count
             found = opener(self, eqn, ins, where.inside(eqn))
-            if found is not None:
+            if found is not CLOSED and (found is not None or self.carried_count > carried):
                 return found
+        made = devices & ~self.bad(ins, where)
+        if not made.any():
+            self.carried_count += 1
+            if self.carried is None:
+                self.carried = self._origin(eqn, ins, outs, where, devices)
+                self.carried_eqn = eqn
+            return None
+        self.origin_eqn = eqn
+        return self._origin(eqn, ins, outs, where, made)
+
+    def _origin(
+        self, eqn: Any, ins: list[Any], outs: list[Any], where: _Where, devices: np.ndarray
+    ) -> Origin:
+        """The report's facts for ``eqn``, read on the first of ``devices`` in a shard context."""
         names = [
             f"in{i}" if internals.is_literal(v) else self.arg_names.get(v, f"in{i}")
             for i, v in enumerate(eqn.invars)
         ]
         names = [n if names.index(n) == i else f"{n}_{i}" for i, n in enumerate(names)]
-        self.origin_eqn = eqn
         origin = build_origin(
             eqn,
             names,
@@ -196,10 +231,11 @@ class _Search:
             outs,
             where.path,
             where.shard,
-            devices,
+            [int(d) for d in np.flatnonzero(devices)],
             where.rule,
             self.kind,
             scope=where.scope,
+            caller=where.caller,
         )
         if eqn.primitive.name == "scan" and not internals.SCAN_LAYOUT:
             origin = replace(origin, notes=(*origin.notes, UNREAD_SCAN))
@@ -240,10 +276,10 @@ def _walk_call(
     return origin, outs
 
 
-def _open_scan(search: _Search, eqn: Any, ins: list[Any], where: _Where) -> Origin | None:
+def _open_scan(search: _Search, eqn: Any, ins: list[Any], where: _Where) -> Origin | _Closed | None:
     layout = internals.scan_layout(eqn)
     if layout is None:
-        return None  # this JAX's scan form is not read: the scan itself is reported
+        return CLOSED  # this JAX's scan form is not read: the scan itself is reported
     level = search.level(layout.body, where)
     consts = [ins[i] for i in layout.consts]
     carry = [ins[i] for i in layout.carry]
@@ -254,13 +290,18 @@ def _open_scan(search: _Search, eqn: Any, ins: list[Any], where: _Where) -> Orig
         inputs = [*consts, *carry, *[_take(x, i, where.shard) for x in xs]]
         outs = level.run(0, len(level.eqns), level.environment(inputs), outvars)
         if search.bad(outs, where).any():
-            return search.search(level, inputs, where.step(f"scan iteration {i}"))
-        search.count(len(level.eqns), eqn)
+            found = search.search(level, inputs, where.step(f"scan iteration {i}"))
+            if found is not None:
+                return found
+        else:
+            search.count(len(level.eqns), eqn)
         carry = [outs[k] for k in layout.carry_out]
     return None
 
 
-def _open_while(search: _Search, eqn: Any, ins: list[Any], where: _Where) -> Origin | None:
+def _open_while(
+    search: _Search, eqn: Any, ins: list[Any], where: _Where
+) -> Origin | _Closed | None:
     params = eqn.params
     cond = search.level(params["cond_jaxpr"], where)
     body = search.level(params["body_jaxpr"], where)
@@ -278,8 +319,11 @@ def _open_while(search: _Search, eqn: Any, ins: list[Any], where: _Where) -> Ori
         inputs = [*body_consts, *carry]
         outs = body.run(0, len(body.eqns), body.environment(inputs), body.jaxpr.outvars)
         if (search.bad(outs, where) & active).any():
-            return search.search(body, inputs, where.step(f"while iteration {iteration}"))
-        search.count(len(cond.eqns) + len(body.eqns), eqn)
+            found = search.search(body, inputs, where.step(f"while iteration {iteration}"))
+            if found is not None:
+                return found
+        else:
+            search.count(len(cond.eqns) + len(body.eqns), eqn)
         carry = [_where_active(active, new, old) for new, old in zip(outs, carry, strict=True)]
         iteration += 1
 
@@ -292,11 +336,11 @@ def _where_active(active: np.ndarray, new: Any, old: Any) -> Any:
     return jax.numpy.where(mask, new, old)
 
 
-def _open_cond(search: _Search, eqn: Any, ins: list[Any], where: _Where) -> Origin | None:
+def _open_cond(search: _Search, eqn: Any, ins: list[Any], where: _Where) -> Origin | _Closed | None:
     branches = eqn.params["branches"]
     index = np.unique(np.asarray(ins[0]))
     if index.size != 1:
-        return None  # devices took different branches: the cond itself is reported
+        return CLOSED  # devices took different branches: the cond itself is reported
     k = int(np.clip(index[0], 0, len(branches) - 1))
     label = (
         f"cond {'true' if k else 'false'} branch" if len(branches) == 2 else f"switch branch {k}"
@@ -305,15 +349,17 @@ def _open_cond(search: _Search, eqn: Any, ins: list[Any], where: _Where) -> Orig
     return search.search(search.level(branches[k], inner), ins[1:], inner)
 
 
-def _open_shard_map(search: _Search, eqn: Any, ins: list[Any], where: _Where) -> Origin | None:
+def _open_shard_map(
+    search: _Search, eqn: Any, ins: list[Any], where: _Where
+) -> Origin | _Closed | None:
     if where.shard is not None:
-        return None
+        return CLOSED
     mesh, in_specs, manual = internals.shard_map_params(eqn)
     if not isinstance(mesh, jax.sharding.Mesh) or manual != frozenset(mesh.axis_names):
-        return None
+        return CLOSED
     checked = internals.checks_vma(eqn)
     if checked and not internals.SHARD_MAP_VMA:
-        return None  # its steps could not be typed as the body is: the shard_map is reported
+        return CLOSED  # its steps could not be typed as the body is: the shard_map is reported
     shard = ShardContext(mesh, tuple(mesh.axis_names), checked)
     split = internals.shard_map_unchecked(
         lambda *xs: [x[None] for x in xs],
@@ -326,7 +372,7 @@ def _open_shard_map(search: _Search, eqn: Any, ins: list[Any], where: _Where) ->
     return search.search(search.level(eqn.params["jaxpr"], inner), rows, inner)
 
 
-_OPENERS: dict[str, Callable[[_Search, Any, list[Any], _Where], Origin | None]] = {
+_OPENERS: dict[str, Callable[[_Search, Any, list[Any], _Where], Origin | _Closed | None]] = {
     "scan": _open_scan,
     "while": _open_while,
     "cond": _open_cond,
@@ -437,8 +483,8 @@ def _report(
     if found is None:
         raise KeyboardInterrupt(_interrupted(ticker.finish("interrupted")))
     ticker.finish("done")
-    checked, origin, nan_origin = found
-    return NonfiniteReport(name, checked, total, origin, (), skipped, nan_origin)
+    checked, origin, nan_origin, lead = found
+    return NonfiniteReport(name, checked, total, origin, (), skipped, nan_origin, lead)
 
 
 def _locate(
@@ -448,21 +494,41 @@ def _locate(
     ticker: Ticker,
     retrace: Retrace | None,
     where: _Where,
-) -> tuple[int, Origin | None, Origin | None]:
-    """The equations checked, the first non-finite origin and, after an infinity, the first NaN's."""
+) -> tuple[int, Origin | None, Origin | None, str]:
+    """The equations checked, the origin, after an infinity the first NaN's, and the
+    definition the origin answers (``NonfiniteReport.lead``)."""
     leaves = [v if isinstance(v, jax.Array) else jax.numpy.asarray(v) for _, v in named]
     arg_names = dict(zip(jaxpr.invars, _local_names(jaxpr, named), strict=True))
     search = _Search(arg_names, "nonfinite", ticker)
     origin = search.search(Level(jaxpr, consts, None), leaves, where)
     if origin is not None:
         origin = _with_rule(origin, search.origin_eqn, jaxpr, retrace)
-    nan_origin = None
-    if origin is not None and not any(s.nan for s in origin.outputs):
-        nan_search = _Search(arg_names, "nan", ticker)
-        nan_origin = nan_search.search(Level(jaxpr, consts, None, "nan"), leaves, where)
-        if nan_origin is not None:
-            nan_origin = _with_rule(nan_origin, nan_search.origin_eqn, jaxpr, retrace)
-    return search.checked, origin, nan_origin
+        if any(s.nan for s in origin.outputs):
+            return search.checked, origin, None, "nonfinite"
+    nan_search = _Search(arg_names, "nan", ticker)
+    nan_origin = nan_search.search(Level(jaxpr, consts, None, "nan"), leaves, where)
+    if nan_origin is not None:
+        nan_origin = _with_rule(nan_origin, nan_search.origin_eqn, jaxpr, retrace)
+    if origin is not None:
+        return search.checked, origin, nan_origin, "nonfinite"
+    if nan_origin is not None:  # every infinity came from a constant, as a mask's -inf
+        return nan_search.checked, _brought_in(nan_origin, search.carried), None, "nan"
+    carried = search.carried or nan_search.carried
+    if carried is None:
+        return search.checked, None, None, "nonfinite"
+    eqn = search.carried_eqn if search.carried is not None else nan_search.carried_eqn
+    return search.checked, _with_rule(carried, eqn, jaxpr, retrace), None, "constant"
+
+
+def _brought_in(origin: Origin, constant: Origin | None) -> Origin:
+    """``origin`` with a note naming the line where a constant first brought an infinity in
+    (``s = jnp.where(mask, s, -jnp.inf)``), when its inputs hold one."""
+    if constant is None or all(s.finite for s in origin.inputs):
+        return origin
+    line = constant.source
+    where = line.describe() if line is not None else f"{constant.primitive}, no user line kept"
+    note = f"its inputs' infinities came from a constant, first brought in at {where}"
+    return replace(origin, notes=(*origin.notes, note))
 
 
 def _with_rule(origin: Origin, eqn: Any, jaxpr: Any, retrace: Retrace | None) -> Origin:

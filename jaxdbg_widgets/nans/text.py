@@ -54,7 +54,7 @@ def render_text(report: NonfiniteReport) -> str:
             f"({report.equations_total} in the program)"
         )
     else:
-        lines.extend(origin_lines(report.origin, "first non-finite value"))
+        lines.extend(origin_lines(report.origin, report.heading))
         if report.nan_origin is not None:
             lines.extend(origin_lines(report.nan_origin, "first NaN"))
         if report.equations_total:
