@@ -254,6 +254,30 @@ def is_array_like(value: Any) -> bool:
     return True
 
 
+def _probe_jit_static_arguments() -> None:
+    info = getattr(jax.jit(lambda x, n: x, static_argnums=1), "_jit_info", None)
+    caps.require_attributes(info, ["static_argnums", "static_argnames"])
+    if tuple(info.static_argnums) != (1,):
+        raise TypeError("jit's _jit_info.static_argnums does not hold the static positions")
+
+
+JIT_STATIC_ARGUMENTS = _check(
+    "jit-static-arguments",
+    "find_nonfinite naming the static argument of a jitted function it was given "
+    "(else JAX's error about non-hashable static arguments)",
+    _probe_jit_static_arguments,
+)
+
+
+def static_arguments(fun: Any) -> tuple[tuple[int, ...], tuple[str, ...]]:
+    """The positions and names a jitted ``fun`` takes as static (``static_argnums``,
+    ``static_argnames``); empty for anything else, or where this JAX does not say."""
+    info = getattr(fun, "_jit_info", None) if JIT_STATIC_ARGUMENTS else None
+    if info is None:
+        return (), ()
+    return tuple(info.static_argnums), tuple(info.static_argnames)
+
+
 # --- where a callback runs: the host device, its operands and its context --------------
 
 

@@ -417,7 +417,7 @@ def find_nonfinite(fun: Callable[..., Any], *args: Any, **kwargs: Any) -> Nonfin
         raise TypeError(f"find_nonfinite needs a callable, got {type(fun).__name__}")
     _require_evaluation()
     caller = user_call_site()
-    named = argument_leaves(args, kwargs)
+    named = argument_leaves(args, kwargs, fun)
     name = getattr(fun, "__name__", None) or type(fun).__name__
     with _checks_off():
         closed = jax.make_jaxpr(fun)(*args, **kwargs)

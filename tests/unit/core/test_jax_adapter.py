@@ -34,6 +34,7 @@ EXPECTED = {
     "transposed-rule-lines",
     "nan-check-shard-map",
     "shard-map-vma",
+    "jit-static-arguments",
 }
 
 
