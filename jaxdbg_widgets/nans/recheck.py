@@ -156,19 +156,24 @@ def search_transformed(
 def answer_shard_map(step: internals.ShardMapStep, outs: Any) -> None:
     """Raise at an unjitted ``shard_map`` step whose outputs failed the check, with a report
     naming its primitive, line, the devices whose blocks went bad and their first elements.
-    Inside JAX's de-optimized re-run (after a failed search) JAX's own error follows instead,
-    since its steps were run again."""
-    if _jax_rerunning():
-        return
-    report = step_report(step, outs)
+
+    Inside JAX's de-optimized re-run of a jitted call (a jitted ``shard_map`` the search could
+    not answer) the step is named as part of that re-run, which ran the call again."""
+    rerun = _rerun_name()
+    report = step_report(step, outs, again=rerun is not None)
     if report is None:
         return
     origin = report.origin
     kind = "nan" if any(s.nan for s in origin.outputs) else "inf"
     devices = f"on {len(origin.shards)} of {origin.shard_count} devices"
+    if rerun is None:
+        where, ran = "an unjitted shard_map step", "nothing was run again"
+    else:
+        where = f"a shard_map step of JAX's de-optimized re-run of jit({rerun})"
+        ran = "JAX ran the call again to find it"
     raise nonfinite_error(
-        f"invalid value ({kind}) in an unjitted shard_map step: first made by {_place(origin)} "
-        f"{devices}; nothing was run again\n{report.to_text()}",
+        f"invalid value ({kind}) in {where}: first made by {_place(origin)} "
+        f"{devices}; {ran}\n{report.to_text()}",
         report,
     ) from None
 
@@ -188,7 +193,13 @@ _rerun = threading.local()
 
 
 def _jax_rerunning() -> bool:
-    return getattr(_rerun, "depth", 0) > 0
+    return bool(getattr(_rerun, "names", None))
+
+
+def _rerun_name() -> str | None:
+    """The function JAX's de-optimized re-run is running on this thread, if one is."""
+    names = getattr(_rerun, "names", None)
+    return names[-1] if names else None
 
 
 def _jax_rerun(
@@ -200,7 +211,9 @@ def _jax_rerun(
 ) -> NoReturn:
     """JAX's de-optimized re-run, which raises its own ``FloatingPointError``; ``added`` is
     one more line for its message. Jitted calls inside the re-run get JAX's handling too."""
-    _rerun.depth = getattr(_rerun, "depth", 0) + 1
+    if not hasattr(_rerun, "names"):
+        _rerun.names = []
+    _rerun.names.append(getattr(fun, "__name__", None) or type(fun).__name__)
     try:
         internals.jax_nan_recheck(error, fun, args, kwargs)
     except FloatingPointError as raised:
@@ -208,7 +221,7 @@ def _jax_rerun(
             raised.args = (f"{raised}\n{added}",)  # JAX's error, type and traceback kept
         raise
     finally:
-        _rerun.depth -= 1
+        _rerun.names.pop()
     raise AssertionError("JAX's de-optimized re-run returned instead of raising")
 
 

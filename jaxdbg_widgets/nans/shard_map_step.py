@@ -17,10 +17,12 @@ from jaxdbg_widgets.nans.report import NonfiniteReport, Origin, Shard, SourceLin
 from jaxdbg_widgets.nans.summary import host_value, is_inexact, summarize
 
 STEP_NOTE = "JAX checked this shard_map step as it ran: nothing was searched or run again"
+RERUN_NOTE = "JAX checked this shard_map step in its de-optimized re-run of the jitted call"
 
 
-def step_report(step: ShardMapStep, outs: Any) -> NonfiniteReport | None:
-    """The report for a step whose ``outs`` failed the check; ``None`` where no block is bad."""
+def step_report(step: ShardMapStep, outs: Any, again: bool = False) -> NonfiniteReport | None:
+    """The report for a step whose ``outs`` failed the check; ``None`` where no block is bad.
+    ``again`` when the step ran in JAX's de-optimized re-run of a jitted call."""
     leaves = jax.tree_util.tree_leaves(outs)
     mesh = next((m for m in map(_mesh, leaves) if m is not None), None)
     devices = list(mesh.devices.flat) if mesh is not None else _devices(leaves)
@@ -49,7 +51,7 @@ def step_report(step: ShardMapStep, outs: Any) -> NonfiniteReport | None:
         outputs=tuple(map(summarize, output_names, results)),
         shards=tuple(_shard(mesh, devices, position) for position in bad),
         shard_count=len(devices),
-        notes=(STEP_NOTE,),
+        notes=(RERUN_NOTE if again else STEP_NOTE,),
         values=dict(zip(input_names + output_names, ins + results, strict=True)),
     )
     function = frames[0].function if frames else "shard_map"

@@ -113,5 +113,9 @@ def test_an_unjitted_shard_map_step_inside_jax_rerun_claims_nothing(checks_on, m
     x = jax.device_put(jnp.arange(16.0) - 10.0, NamedSharding(mesh, P("x")))
     with pytest.raises(FloatingPointError) as raised:
         jax.jit(outer)(x)
-    assert "nothing was run again" not in str(raised.value)
-    assert str(raised.value).splitlines()[-1].startswith("(jaxdbg: the search for the origin")
+    message = str(raised.value)
+    first = message.splitlines()[0]
+    assert "nothing was run again" not in message and "unjitted" not in first
+    assert "in a shard_map step of JAX's de-optimized re-run of jit(outer)" in first
+    assert first.endswith("JAX ran the call again to find it")
+    assert message.splitlines()[-1].startswith("(jaxdbg: the search for the origin")
