@@ -755,6 +755,26 @@ def name_stack(eqn: Any) -> str:
     return str(eqn.source_info.name_stack)
 
 
+def _probe_dead_code() -> None:
+    caps.require_parameters(_needs(_pe, "dce_jaxpr").dce_jaxpr, ["used_outputs", "instantiate"])
+
+
+JAXPR_DCE = _check(
+    "jaxpr-dce",
+    "find_nonfinite leaving out the equations whose values reach no output, loop bodies and "
+    "branches included (else they are searched too, as values the program computes)",
+    _probe_dead_code,
+)
+
+
+def without_dead_code(jaxpr: Any) -> Any:
+    """``jaxpr`` without the equations whose values reach none of its outputs (JAX's own
+    dead-code elimination, into sub-programs); its inputs all kept. As it is where not read."""
+    if not JAXPR_DCE:
+        return jaxpr
+    return _pe.dce_jaxpr(jaxpr, True, instantiate=True)[0]
+
+
 _SHARD_MAP_AXES = ("newly_manual_axes", "manual_axes", "axis_names")
 
 

@@ -70,6 +70,13 @@ def strip_callbacks(jaxpr: Jaxpr, stripped: Stripped) -> Jaxpr:
     return jaxpr.replace(eqns=eqns)
 
 
+def prepare(jaxpr: Jaxpr, stripped: Stripped) -> Jaxpr:
+    """The program the search runs: debug callbacks taken out (into ``stripped``), then every
+    equation whose values reach no output left out, so the origin is the first bad value
+    among those the program uses, for its line and its loop iteration alike."""
+    return internals.without_dead_code(strip_callbacks(jaxpr, stripped))
+
+
 def count_equations(jaxpr: Jaxpr) -> int:
     """Equations in ``jaxpr`` and in every sub-program, each counted once."""
     total = 0

@@ -100,6 +100,10 @@ class NonfiniteReport:
     computed from inputs without NaN; ``constant``, where every bad value came from a
     constant, the first equation that held one."""
 
+    dead: int = 0
+    """Equations left out because their values reach no output (dead code): the search looks
+    for the first bad value among those the program uses."""
+
     @property
     def heading(self) -> str:
         """What the origin is called in every view, after the definition it answers."""

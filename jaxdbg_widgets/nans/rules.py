@@ -21,7 +21,7 @@ from jax.extend.core import ClosedJaxpr, Jaxpr
 from jaxdbg_widgets.core import _jax_internals as internals
 from jaxdbg_widgets.core.callsite import CallSite
 from jaxdbg_widgets.nans.origin import source_lines
-from jaxdbg_widgets.nans.program import Stripped, strip_callbacks
+from jaxdbg_widgets.nans.program import Stripped, prepare
 from jaxdbg_widgets.nans.report import Origin
 
 
@@ -74,7 +74,7 @@ def with_backward_rule(origin: Origin, eqn: Any, jaxpr: Jaxpr, retrace: Retrace)
     position = next((i for i, e in enumerate(first) if e is eqn), None)
     if position is None:
         return origin
-    second = list(_equations(strip_callbacks(retrace.trace(), Stripped())))
+    second = list(_equations(prepare(retrace.trace(), Stripped())))
     if len(second) != len(first):
         return origin
     twin = second[position]

@@ -30,7 +30,7 @@ from jaxdbg_widgets.nans.program import (
     Stripped,
     bad_rows,
     count_equations,
-    strip_callbacks,
+    prepare,
 )
 from jaxdbg_widgets.nans.progress import SearchProgress, Ticker
 from jaxdbg_widgets.nans.progress_view import progress_sink
@@ -469,12 +469,13 @@ def _report(
             "so there is nothing to search"
         )
     stripped = Stripped()
-    jaxpr = strip_callbacks(closed.jaxpr, stripped)
+    jaxpr = prepare(closed.jaxpr, stripped)
     skipped = tuple(line for eqn in stripped.equations for line in source_lines(eqn)[:1])
     total = count_equations(jaxpr)
+    dead = count_equations(closed.jaxpr) - len(stripped.equations) - total
     bad_args = tuple(s for s in (summarize(n, v) for n, v in named) if not s.finite)
     if bad_args:
-        return NonfiniteReport(name, 0, total, None, bad_args, skipped)
+        return NonfiniteReport(name, 0, total, None, bad_args, skipped, dead=dead)
     ticker = Ticker(name, total, progress_sink())
     try:
         found = _locate(jaxpr, closed.consts, named, ticker, retrace, where)
@@ -484,7 +485,7 @@ def _report(
         raise KeyboardInterrupt(_interrupted(ticker.finish("interrupted")))
     ticker.finish("done")
     checked, origin, nan_origin, lead = found
-    return NonfiniteReport(name, checked, total, origin, (), skipped, nan_origin, lead)
+    return NonfiniteReport(name, checked, total, origin, (), skipped, nan_origin, lead, dead)
 
 
 def _locate(

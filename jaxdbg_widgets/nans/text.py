@@ -59,6 +59,11 @@ def render_text(report: NonfiniteReport) -> str:
             lines.extend(origin_lines(report.nan_origin, "first NaN"))
         if report.equations_total:
             lines.append(f"{report.equations_checked} equations checked before it")
+    if report.dead:
+        lines.append(
+            f"{report.dead} equation(s) whose values reach no output left out (dead code is "
+            "not searched)"
+        )
     if report.skipped_callbacks:
         lines.append(
             f"{len(report.skipped_callbacks)} debug print/callback call(s) skipped, not run:"

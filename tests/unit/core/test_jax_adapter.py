@@ -35,6 +35,7 @@ EXPECTED = {
     "nan-check-shard-map",
     "shard-map-vma",
     "jit-static-arguments",
+    "jaxpr-dce",
 }
 
 

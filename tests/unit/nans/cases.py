@@ -119,3 +119,13 @@ def attention_layers(q, k, masks):
 
 def nan_padding(x):
     return jnp.where(x > 0, x, jnp.nan) * 2.0  # a NaN constant, never computed
+
+
+def unused_loss_step(w, x):
+    _loss, _ = jax.value_and_grad(lambda v: jnp.exp(v * 20.0))(w)  # unused: +inf from step 1
+    w = w * 10.0 * x  # used: +inf at step 38
+    return w, None
+
+
+def unused_loss_loop(w, xs):
+    return lax.scan(unused_loss_step, w, xs)[0]
