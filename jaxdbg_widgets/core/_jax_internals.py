@@ -755,6 +755,86 @@ def name_stack(eqn: Any) -> str:
     return str(eqn.source_info.name_stack)
 
 
+def _probe_batch_axes() -> None:
+    _needs(_batching, "BatchTrace", "BatchTracer")
+    step = _batching.BatchTrace.process_primitive
+    if list(inspect.signature(step).parameters) != ["self", "p", "tracers", "params"]:
+        raise TypeError("BatchTrace.process_primitive no longer takes (p, tracers, params)")
+    caps.require_attributes(_batching.BatchTracer, ["val", "batch_dim"])
+    if "val" not in getattr(_needs(_pe, "DynamicJaxprTracer").DynamicJaxprTracer, "__slots__", ()):
+        raise TypeError("DynamicJaxprTracer keeps no val (its jaxpr variable)")
+
+
+VMAP_BATCH_AXES = _check(
+    "vmap-batch-axes",
+    "find_nonfinite naming the vmap batch elements of a bad value along its own batch axis "
+    "(else the batch elements are not known)",
+    _probe_batch_axes,
+)
+
+BATCH_AXES_KEPT = 1_000_000
+"""Variables whose batch axis is kept at most; past it the oldest notes are dropped."""
+
+_batch_axes: dict[Any, Any] = {}
+_batch_recorders = 0
+_batch_lock = threading.Lock()
+
+
+def _note_batch_axes(tracers: Any) -> None:
+    """Note the batch axis of each value ``vmap`` hands a traced program (outermost vmap)."""
+    for tracer in tracers:
+        inner = getattr(tracer, "val", None)
+        if isinstance(tracer, _batching.BatchTracer) and isinstance(inner, _pe.DynamicJaxprTracer):
+            _batch_axes[inner.val] = tracer.batch_dim
+    while len(_batch_axes) > BATCH_AXES_KEPT:
+        del _batch_axes[next(iter(_batch_axes))]
+
+
+def _noting_process_primitive(previous: Callable[..., Any]) -> Callable[..., Any]:
+    def process_primitive(self: Any, p: Any, tracers: Any, params: Any) -> Any:
+        out = previous(self, p, tracers, params)
+        _note_batch_axes([*tracers, *(out if p.multiple_results else [out])])
+        return out
+
+    process_primitive.previous = previous
+    return process_primitive
+
+
+@contextmanager
+def recording_batch_axes() -> Any:
+    """While inside, note for each jaxpr variable ``vmap`` traces the axis its batch runs along
+    (``None`` where it does not vary along the batch). Nests; the notes outlive it."""
+    global _batch_recorders
+    if not VMAP_BATCH_AXES:
+        yield
+        return
+    with _batch_lock:
+        if _batch_recorders == 0:
+            step = _batching.BatchTrace.process_primitive
+            _batching.BatchTrace.process_primitive = _noting_process_primitive(step)
+        _batch_recorders += 1
+    try:
+        yield
+    finally:
+        with _batch_lock:
+            _batch_recorders -= 1
+            if _batch_recorders == 0:
+                step = _batching.BatchTrace.process_primitive
+                _batching.BatchTrace.process_primitive = step.previous
+
+
+UNKNOWN_AXIS = object()
+"""The batch axis of a variable no recording saw traced."""
+
+
+def batch_axis(var: Any) -> Any:
+    """The batch axis noted for ``var``: an ``int``, ``None`` (not batched) or ``UNKNOWN_AXIS``."""
+    axis = _batch_axes.get(var, UNKNOWN_AXIS)
+    if axis is None or axis is UNKNOWN_AXIS or isinstance(axis, int):
+        return axis
+    return UNKNOWN_AXIS  # a ragged or other axis this package does not read
+
+
 def _probe_dead_code() -> None:
     caps.require_parameters(_needs(_pe, "dce_jaxpr").dce_jaxpr, ["used_outputs", "instantiate"])
 

@@ -62,6 +62,7 @@ def install() -> Callable[[], None]:
     """Answer failed checks with the search, a transformed jit's too where this JAX allows it,
     and an unjitted shard_map's with its devices, until the returned undo runs."""
     with ExitStack() as undo:
+        undo.enter_context(internals.recording_batch_axes())  # batched programs traced while on
         undo.callback(internals.replace_nan_recheck(search_instead))
         if transformed_available():
             undo.callback(internals.replace_transformed_nan_check(search_transformed))
@@ -254,6 +255,6 @@ def _place(origin: Origin) -> str:
         where.append(" > ".join(origin.path))
     if origin.shards:
         where.append(", ".join(s.describe() for s in origin.shards[:SHARDS_NAMED]))
-    if origin.batch_elements is not None:
-        where.append("batch elements " + ", ".join(map(str, origin.batch_elements)))
+    if origin.batch is not None:
+        where.append(origin.batch.short())
     return f"{origin.primitive} at {line} ({'; '.join(where)})"

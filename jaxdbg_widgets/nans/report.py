@@ -42,6 +42,35 @@ class Shard:
 
 
 @dataclass(frozen=True)
+class Batch:
+    """Under ``vmap``: the axis the (outermost) batch runs along in the origin's bad outputs
+    and the batch elements whose values went bad. ``axis`` is ``None`` with ``elements``
+    ``()`` for a value that does not vary along the batch (every element alike), and with
+    ``elements`` ``None`` where the batch axis is not known; it is never guessed."""
+
+    axis: int | None
+    elements: tuple[int, ...] | None
+
+    def describe(self) -> str:
+        """``batch elements (vmap, axis 1): 3``, or why no element can be named."""
+        if self.elements is None:
+            return (
+                "batch elements (vmap): not known (where this value's batch axis is was not seen)"
+            )
+        if self.axis is None:
+            return "batch elements (vmap): all alike (this value does not vary along the batch)"
+        return f"batch elements (vmap, axis {self.axis}): " + ", ".join(map(str, self.elements))
+
+    def short(self) -> str:
+        """``batch elements 3`` for an error's first line."""
+        if self.elements is None:
+            return "batch elements not known"
+        if self.axis is None:
+            return "all batch elements alike"
+        return "batch elements " + ", ".join(map(str, self.elements))
+
+
+@dataclass(frozen=True)
 class Origin:
     """The first equation whose inputs were all finite and whose outputs were not."""
 
@@ -54,13 +83,21 @@ class Origin:
     outputs: tuple[ValueSummary, ...]
     shards: tuple[Shard, ...] = ()
     shard_count: int = 0
-    batch_elements: tuple[int, ...] | None = None
+    batch: Batch | None = None
     rule: str | None = None
     notes: tuple[str, ...] = ()
     forward_line: SourceLine | None = None
     """For a backward-pass equation, the forward line it differentiates (JAX gives a
     transposed equation the source of the forward equation it came from)."""
     values: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+
+    @property
+    def batch_elements(self) -> tuple[int, ...] | None:
+        """Under ``vmap``, the bad batch elements along their batch axis; ``None`` elsewhere and
+        where they are not known or the value does not vary along the batch."""
+        return (
+            self.batch.elements if self.batch is not None and self.batch.axis is not None else None
+        )
 
     @property
     def source(self) -> SourceLine | None:

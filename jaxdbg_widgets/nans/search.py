@@ -35,7 +35,12 @@ from jaxdbg_widgets.nans.program import (
 from jaxdbg_widgets.nans.progress import SearchProgress, Ticker
 from jaxdbg_widgets.nans.progress_view import progress_sink
 from jaxdbg_widgets.nans.report import NonfiniteReport, Origin, SourceLine
-from jaxdbg_widgets.nans.rules import Retrace, retrace_function, with_backward_rule
+from jaxdbg_widgets.nans.rules import (
+    Retrace,
+    retrace_function,
+    with_backward_rule,
+    with_batch_axes,
+)
 from jaxdbg_widgets.nans.summary import host_value, is_key, summarize
 from jaxdbg_widgets.nans.validation import argument_leaves
 
@@ -236,6 +241,7 @@ class _Search:
             self.kind,
             scope=where.scope,
             caller=where.caller,
+            batch_axes=[internals.batch_axis(v) for v in eqn.outvars],
         )
         if eqn.primitive.name == "scan" and not internals.SCAN_LAYOUT:
             origin = replace(origin, notes=(*origin.notes, UNREAD_SCAN))
@@ -420,7 +426,8 @@ def find_nonfinite(fun: Callable[..., Any], *args: Any, **kwargs: Any) -> Nonfin
     named = argument_leaves(args, kwargs, fun)
     name = getattr(fun, "__name__", None) or type(fun).__name__
     with _checks_off():
-        closed = jax.make_jaxpr(fun)(*args, **kwargs)
+        with internals.recording_batch_axes():
+            closed = jax.make_jaxpr(fun)(*args, **kwargs)
         return _report(name, closed, named, retrace_function(fun, args, kwargs, caller), _Where())
 
 
@@ -533,8 +540,11 @@ def _brought_in(origin: Origin, constant: Origin | None) -> Origin:
 
 
 def _with_rule(origin: Origin, eqn: Any, jaxpr: Any, retrace: Retrace | None) -> Origin:
-    """``origin`` with its backward rule's line, where the program can be traced again."""
-    return origin if retrace is None else with_backward_rule(origin, eqn, jaxpr, retrace)
+    """``origin`` with its backward rule's line and, where its trace came from JAX's caches,
+    its batch axis, where the program can be traced again."""
+    if retrace is None:
+        return origin
+    return with_batch_axes(with_backward_rule(origin, eqn, jaxpr, retrace), eqn, jaxpr, retrace)
 
 
 def _local_names(jaxpr: Any, named: list[tuple[str, Any]]) -> list[str]:

@@ -31,9 +31,8 @@ def origin_lines(origin: Origin, heading: str) -> list[str]:
         lines.append(
             f"  shards: {len(origin.shards)} of {origin.shard_count} went non-finite: {named}{more}"
         )
-    if origin.batch_elements is not None:
-        elements = ", ".join(str(i) for i in origin.batch_elements)
-        lines.append(f"  batch elements (vmap, axis 0): {elements}")
+    if origin.batch is not None:
+        lines.append(f"  {origin.batch.describe()}")
     lines.extend(f"  input  {s.describe()}" for s in origin.inputs)
     lines.extend(f"  output {s.describe()}" for s in origin.outputs)
     lines.extend(f"  note: {note}" for note in origin.notes)

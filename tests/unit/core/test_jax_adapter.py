@@ -36,6 +36,7 @@ EXPECTED = {
     "shard-map-vma",
     "jit-static-arguments",
     "jaxpr-dce",
+    "vmap-batch-axes",
 }
 
 

@@ -129,3 +129,11 @@ def unused_loss_step(w, x):
 
 def unused_loss_loop(w, xs):
     return lax.scan(unused_loss_step, w, xs)[0]
+
+
+def batched_log_of_product(w, x):
+    return jnp.log(w @ x)  # under vmap the product puts the batch last
+
+
+def shared_log(w, x):
+    return jnp.log(w) + x  # w is the same for every batch element
