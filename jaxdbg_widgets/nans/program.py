@@ -202,23 +202,17 @@ class Level:
         for var in [v for v in env if self.last_use.get(v, -1) < stop]:
             del env[var]
 
+    def function(self) -> Callable[..., list[Any]]:
+        """The whole level as a traceable function of its inputs, to run inside a compiled
+        loop (outside a shard context only)."""
+        names = [*self.jaxpr.constvars, *self.jaxpr.invars]
+        whole = _stretch(self.eqns, names, list(self.jaxpr.outvars))
+        return lambda *inputs: whole(*self.consts, *inputs)
+
     def _compile(
         self, start: int, stop: int, live_in: list[Any], wanted: list[Any]
     ) -> Callable[..., Any]:
-        eqns = self.eqns[start:stop]
-
-        def stretch(*values: Any) -> list[Any]:
-            env = dict(zip(live_in, values, strict=True))
-            for eqn in eqns:
-                ins = [a.val if internals.is_literal(a) else env[a] for a in eqn.invars]
-                outs = internals.bind_equation(eqn, ins)
-                env.update(
-                    (v, o)
-                    for v, o in zip(eqn.outvars, outs, strict=True)
-                    if not internals.is_dropped(v)
-                )
-            return [a.val if internals.is_literal(a) else env[a] for a in wanted]
-
+        stretch = _stretch(self.eqns[start:stop], live_in, wanted)
         if self.shard is None:
             return jax.jit(stretch)
         spec, axes = self.shard.spec, self.shard.axes
@@ -245,3 +239,34 @@ class Level:
             out_specs=[spec for _ in wanted],
         )
         return jax.jit(mapped)
+
+
+def _stretch(
+    eqns: Sequence[Any], live_in: Sequence[Any], wanted: Sequence[Any]
+) -> Callable[..., list[Any]]:
+    """``eqns`` as a function of the ``live_in`` values that returns the ``wanted`` ones."""
+
+    def stretch(*values: Any) -> list[Any]:
+        env = dict(zip(live_in, values, strict=True))
+        for eqn in eqns:
+            ins = [a.val if internals.is_literal(a) else env[a] for a in eqn.invars]
+            outs = internals.bind_equation(eqn, ins)
+            env.update(
+                (v, o)
+                for v, o in zip(eqn.outvars, outs, strict=True)
+                if not internals.is_dropped(v)
+            )
+        return [a.val if internals.is_literal(a) else env[a] for a in wanted]
+
+    return stretch
+
+
+def any_bad(values: Sequence[Any], kind: str) -> Any:
+    """Inside a compiled program: whether ``values`` hold a NaN (or an infinity, for
+    ``"nonfinite"``), as :func:`bad_rows` reads it on the host; keys and integers never do."""
+    found = jnp.bool_(False)
+    for value in values:
+        if is_inexact(value):
+            bad = jnp.isnan(value) if kind == "nan" else ~jnp.isfinite(value)
+            found = found | bad.any()
+    return found

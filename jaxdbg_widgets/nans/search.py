@@ -28,6 +28,7 @@ from jaxdbg_widgets.nans.program import (
     Level,
     ShardContext,
     Stripped,
+    any_bad,
     bad_rows,
     count_equations,
     prepare,
@@ -46,6 +47,10 @@ from jaxdbg_widgets.nans.validation import argument_leaves
 
 STRETCH = 256
 """Equations compiled together at one level: bounds compile time and what is looked into."""
+
+FAST_AFTER = 32
+"""Loop iterations run one compiled call each before the rest of the loop runs as one compiled
+loop that stops at the first iteration whose results go bad (then opened as before)."""
 
 CALLS = {
     "pjit": None,
@@ -291,7 +296,14 @@ def _open_scan(search: _Search, eqn: Any, ins: list[Any], where: _Where) -> Orig
     carry = [ins[i] for i in layout.carry]
     xs = [ins[i] for i in layout.xs]
     outvars = list(level.jaxpr.outvars)
-    for step in range(layout.length):
+    step = 0
+    while step < layout.length:
+        if step >= FAST_AFTER and where.shard is None:
+            skipped = _skip_scan(search, level, layout, consts, carry, xs, step)
+            search.count(len(level.eqns) * ((skipped or (layout.length,))[0] - step), eqn)
+            if skipped is None:
+                return None
+            step, carry = skipped
         i = layout.length - 1 - step if layout.reverse else step
         inputs = [*consts, *carry, *[_take(x, i, where.shard) for x in xs]]
         outs = level.run(0, len(level.eqns), level.environment(inputs), outvars)
@@ -302,7 +314,41 @@ def _open_scan(search: _Search, eqn: Any, ins: list[Any], where: _Where) -> Orig
         else:
             search.count(len(level.eqns), eqn)
         carry = [outs[k] for k in layout.carry_out]
+        step += 1
     return None
+
+
+def _skip_scan(
+    search: _Search,
+    level: Level,
+    layout: internals.ScanLayout,
+    consts: list[Any],
+    carry: list[Any],
+    xs: list[Any],
+    step: int,
+) -> tuple[int, list[Any]] | None:
+    """From ``step`` on, the first step of a scan whose body results go bad and the carry it
+    starts from, found by one compiled loop; ``None`` when every later step stays good."""
+    body, kind, length = level.function(), search.kind, layout.length
+
+    def run(consts: list[Any], carry: list[Any], xs: list[Any], start: Any) -> Any:
+        def going(state: tuple[Any, ...]) -> Any:
+            return (state[3] < 0) & (state[2] < length)
+
+        def one(state: tuple[Any, ...]) -> tuple[Any, ...]:
+            carry, _, k, _ = state
+            i = length - 1 - k if layout.reverse else k
+            outs = body(
+                *consts, *carry, *[jax.lax.dynamic_index_in_dim(x, i, 0, False) for x in xs]
+            )
+            found = jax.numpy.where(any_bad(outs, kind), k, -1)
+            return [outs[j] for j in layout.carry_out], carry, k + 1, found
+
+        state = jax.lax.while_loop(going, one, (carry, carry, start, -1))
+        return state[1], state[3]
+
+    last, found = jax.jit(run)(consts, carry, xs, step)
+    return (int(found), list(last)) if int(found) >= 0 else None
 
 
 def _open_while(
@@ -317,6 +363,13 @@ def _open_while(
     carry = ins[cond_count + body_count :]
     iteration = 0
     while True:
+        if iteration >= FAST_AFTER and where.shard is None:
+            skipped = _skip_while(search, cond, body, cond_consts, body_consts, carry, iteration)
+            if skipped is None:
+                search.count(len(cond.eqns) + len(body.eqns), eqn)  # the rest ran finite
+                return None
+            search.count((len(cond.eqns) + len(body.eqns)) * (skipped[0] - iteration), eqn)
+            iteration, carry = skipped
         cond_inputs = [*cond_consts, *carry]
         (go,) = cond.run(0, len(cond.eqns), cond.environment(cond_inputs), cond.jaxpr.outvars)
         active = np.asarray(go)
@@ -332,6 +385,36 @@ def _open_while(
             search.count(len(cond.eqns) + len(body.eqns), eqn)
         carry = [_where_active(active, new, old) for new, old in zip(outs, carry, strict=True)]
         iteration += 1
+
+
+def _skip_while(
+    search: _Search,
+    cond: Level,
+    body: Level,
+    cond_consts: list[Any],
+    body_consts: list[Any],
+    carry: list[Any],
+    iteration: int,
+) -> tuple[int, list[Any]] | None:
+    """From ``iteration`` on, the first iteration of a while loop whose body results go bad
+    and the carry it starts from, found by one compiled loop; ``None`` when the loop ends
+    with every later iteration good."""
+    test, step, kind = cond.function(), body.function(), search.kind
+
+    def run(cond_consts: list[Any], body_consts: list[Any], carry: list[Any], start: Any) -> Any:
+        def going(state: tuple[Any, ...]) -> Any:
+            return (state[3] < 0) & test(*cond_consts, *state[0])[0]
+
+        def one(state: tuple[Any, ...]) -> tuple[Any, ...]:
+            carry, _, k, _ = state
+            outs = step(*body_consts, *carry)
+            return outs, carry, k + 1, jax.numpy.where(any_bad(outs, kind), k, -1)
+
+        state = jax.lax.while_loop(going, one, (carry, carry, start, -1))
+        return state[1], state[3]
+
+    last, found = jax.jit(run)(cond_consts, body_consts, carry, iteration)
+    return (int(found), list(last)) if int(found) >= 0 else None
 
 
 def _where_active(active: np.ndarray, new: Any, old: Any) -> Any:

@@ -137,3 +137,18 @@ def batched_log_of_product(w, x):
 
 def shared_log(w, x):
     return jnp.log(w) + x  # w is the same for every batch element
+
+
+def long_fori(x, n):
+    def body(i, v):
+        return v + jnp.log(19991.0 - i)  # -inf at i = 19991, NaN from 19992
+
+    return lax.fori_loop(0, n, body, x)
+
+
+def masked_then_log(xs):
+    def body(carry, x):
+        pad = jnp.where(x == 50.0, -jnp.inf, 0.0)  # a constant -inf at step 50: no origin
+        return carry + jnp.log(70.0 - x), pad  # -inf at step 70
+
+    return lax.scan(body, 0.0, xs)
