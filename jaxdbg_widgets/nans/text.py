@@ -58,7 +58,7 @@ def render_text(report: NonfiniteReport) -> str:
             lines.extend(origin_lines(report.nan_origin, "first NaN"))
         if report.equations_total:
             lines.append(f"{report.equations_checked} equations checked before it")
-    if report.dead:
+    if report.dead and not report.found:
         lines.append(
             f"{report.dead} equation(s) whose values reach no output left out (dead code is "
             "not searched)"

@@ -17,7 +17,17 @@ def test_an_unused_loss_that_overflows_first_is_not_the_origin():
     assert (origin.primitive, origin.path) == ("mul", ("scan iteration 38",))
     assert "w = w * 10.0 * x" in origin.source.text
     assert report.dead > 0
-    assert "whose values reach no output left out" in report.to_text()
+
+
+@pytest.mark.skipif(not internals.JAXPR_DCE, reason="this JAX has no jaxpr-dce")
+def test_a_finite_report_says_dead_code_was_not_searched():
+    def unused_log(x):
+        _unused = jnp.log(x)  # NaN, but reaches no output
+        return x * 2.0
+
+    report = find_nonfinite(unused_log, jnp.array([-1.0]))
+    assert report.origin is None and report.dead == 1
+    assert "1 equation(s) whose values reach no output left out" in report.to_text()
 
 
 def test_a_program_without_dead_code_leaves_nothing_out():
