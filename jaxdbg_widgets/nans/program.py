@@ -151,6 +151,8 @@ class Level:
             if not internals.is_literal(var):
                 self.last_use[var] = end
         self._compiled: dict[tuple[Any, ...], Callable[..., Any]] = {}
+        self.loops: dict[tuple[Any, ...], Callable[..., Any]] = {}
+        """Compiled loops over this level as a body, by what they look for (see the search)."""
 
     def environment(self, inputs: Sequence[Any]) -> dict[Any, Any]:
         """The values of the level's constants and inputs, keyed by variable."""

@@ -104,7 +104,13 @@ CLOSED = _Closed.CLOSED
 
 
 class _Search:
-    def __init__(self, arg_names: dict[Any, str], kind: str, ticker: Ticker) -> None:
+    def __init__(
+        self,
+        arg_names: dict[Any, str],
+        kind: str,
+        ticker: Ticker,
+        levels: dict[tuple[int, Any], Level] | None = None,
+    ) -> None:
         self.checked = 0
         self.kind = kind
         self.ticker = ticker
@@ -115,7 +121,8 @@ class _Search:
         infinity a constant brought in, as ``jnp.where(mask, s, -jnp.inf)``): no origin."""
         self.carried_count = 0
         self.carried_eqn: Any = None
-        self._levels: dict[tuple[int, Any], Level] = {}
+        self._levels = levels if levels is not None else {}
+        """Levels by sub-program, shared by the searches of one report (their compilations too)."""
 
     def level(self, jaxpr: Any, where: _Where) -> Level:
         """The level for a sub-program, made once so loop iterations reuse its compilations."""
@@ -347,7 +354,9 @@ def _skip_scan(
         state = jax.lax.while_loop(going, one, (carry, carry, start, -1))
         return state[1], state[3]
 
-    last, found = jax.jit(run)(consts, carry, xs, step)
+    shape = ("scan", kind, layout.length, layout.reverse, layout.carry_out)
+    compiled = level.loops.setdefault(shape, jax.jit(run))
+    last, found = compiled(consts, carry, xs, step)
     return (int(found), list(last)) if int(found) >= 0 else None
 
 
@@ -413,7 +422,8 @@ def _skip_while(
         state = jax.lax.while_loop(going, one, (carry, carry, start, -1))
         return state[1], state[3]
 
-    last, found = jax.jit(run)(cond_consts, body_consts, carry, iteration)
+    compiled = body.loops.setdefault(("while", kind, id(cond)), jax.jit(run))
+    last, found = compiled(cond_consts, body_consts, carry, iteration)
     return (int(found), list(last)) if int(found) >= 0 else None
 
 
@@ -590,14 +600,17 @@ def _locate(
     definition the origin answers (``NonfiniteReport.lead``)."""
     leaves = [v if isinstance(v, jax.Array) else jax.numpy.asarray(v) for _, v in named]
     arg_names = dict(zip(jaxpr.invars, _local_names(jaxpr, named), strict=True))
-    search = _Search(arg_names, "nonfinite", ticker)
-    origin = search.search(Level(jaxpr, consts, None), leaves, where)
+    levels: dict[tuple[int, Any], Level] = {}
+    search = _Search(arg_names, "nonfinite", ticker, levels)
+    origin = search.search(search.level(ClosedJaxpr(jaxpr, consts), where), leaves, where)
     if origin is not None:
         origin = _with_rule(origin, search.origin_eqn, jaxpr, retrace)
         if any(s.nan for s in origin.outputs):
             return search.checked, origin, None, "nonfinite"
-    nan_search = _Search(arg_names, "nan", ticker)
-    nan_origin = nan_search.search(Level(jaxpr, consts, None, "nan"), leaves, where)
+    nan_search = _Search(arg_names, "nan", ticker, levels)
+    nan_origin = nan_search.search(
+        nan_search.level(ClosedJaxpr(jaxpr, consts), where), leaves, where
+    )
     if nan_origin is not None:
         nan_origin = _with_rule(nan_origin, nan_search.origin_eqn, jaxpr, retrace)
     if origin is not None:
