@@ -12,6 +12,10 @@ The overhead rows time one jitted training step (a two-layer MLP's SGD update, n
 call with ``%jaxdbg nans on`` (both of JAX's checks, the search waiting behind them) against
 JAX's ``jax_debug_nans`` alone and against both of JAX's flags, in alternating rounds.
 ``python -m bench.bench_nans overhead`` runs only those.
+
+The loop row times a NaN at iteration 19,991 of a jitted 20,000-iteration ``fori_loop`` with a
+traced trip count, both sides from empty caches, best of two, against both of JAX's checks
+(``python -m bench.bench_nans loop``).
 """
 
 from __future__ import annotations
@@ -97,6 +101,64 @@ def measure(equations: int) -> Row:
     )
 
 
+LOOP_ITERATIONS = 20_000
+LOOP_BAD = 19_991
+LOOP_ROUNDS = 2
+
+
+def _long_loop():
+    """A jitted ``fori_loop`` of 20,000 iterations with a traced trip count, -inf at 19,991."""
+
+    def program(x, n):
+        def body(i, v):
+            return v + jnp.log(jnp.float32(LOOP_BAD) - i.astype(jnp.float32))
+
+        return jax.lax.fori_loop(0, n, body, x)
+
+    return jax.jit(program), (jnp.float32(0.0), LOOP_ITERATIONS)
+
+
+def _jax_fails(fn, args) -> float:
+    """Seconds of the failing call with both of JAX's checks on (compiled run, then re-run)."""
+    jax.config.update("jax_debug_nans", True)
+    jax.config.update("jax_debug_infs", True)
+    try:
+        start = time.perf_counter()
+        with contextlib.redirect_stdout(io.StringIO()):
+            try:
+                jax.block_until_ready(fn(*args))
+            except FloatingPointError:
+                return time.perf_counter() - start
+        raise AssertionError("JAX's checks found no NaN or Inf")
+    finally:
+        jax.config.update("jax_debug_nans", False)
+        jax.config.update("jax_debug_infs", False)
+
+
+def long_loop() -> Row:
+    """Best of two rounds, each side from empty caches, on the 20,000-iteration loop."""
+    fn, args = _long_loop()
+    ours, peer = [], []
+    for _ in range(LOOP_ROUNDS):
+        jax.clear_caches()
+        start = time.perf_counter()
+        report = find_nonfinite(fn, *args)
+        ours.append(time.perf_counter() - start)
+        if report.origin is None or report.origin.path != (f"while iteration {LOOP_BAD}",):
+            raise AssertionError(f"find_nonfinite missed iteration {LOOP_BAD}: {report!r}")
+        jax.clear_caches()
+        peer.append(_jax_fails(fn, args))
+    return Row(
+        name=f"search, -inf at iteration {LOOP_BAD:,} of a {LOOP_ITERATIONS:,}-iteration fori_loop",
+        ours=min(ours),
+        peer=min(peer),
+        unit="s",
+        peer_name="jax_debug_nans+infs re-run",
+        target="no slower (ratio >= 1)",
+        met=min(ours) <= min(peer),
+    )
+
+
 def _training_step():
     """A jitted SGD step of a 256-512-256 MLP on a batch of 128, and its arguments."""
 
@@ -175,13 +237,15 @@ def overhead() -> list[Row]:
 
 
 def run(sizes: tuple[int, ...] = SIZES) -> list[Row]:
-    """One row per program size, then the per-call overhead rows."""
-    return [*(measure(n) for n in sizes), *overhead()]
+    """One row per program size, the long loop's row, then the per-call overhead rows."""
+    return [*(measure(n) for n in sizes), long_loop(), *overhead()]
 
 
 if __name__ == "__main__":
     if sys.argv[1:] == ["overhead"]:
         print(format_table(overhead()))
+    elif sys.argv[1:] == ["loop"]:
+        print(format_table([long_loop()]))
     else:
         chosen = tuple(int(a) for a in sys.argv[1:]) or SIZES
         print(format_table([*(measure(n) for n in chosen), *overhead()]))

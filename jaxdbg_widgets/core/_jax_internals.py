@@ -254,6 +254,30 @@ def is_array_like(value: Any) -> bool:
     return True
 
 
+def _probe_jit_static_arguments() -> None:
+    info = getattr(jax.jit(lambda x, n: x, static_argnums=1), "_jit_info", None)
+    caps.require_attributes(info, ["static_argnums", "static_argnames"])
+    if tuple(info.static_argnums) != (1,):
+        raise TypeError("jit's _jit_info.static_argnums does not hold the static positions")
+
+
+JIT_STATIC_ARGUMENTS = _check(
+    "jit-static-arguments",
+    "find_nonfinite naming the static argument of a jitted function it was given "
+    "(else JAX's error about non-hashable static arguments)",
+    _probe_jit_static_arguments,
+)
+
+
+def static_arguments(fun: Any) -> tuple[tuple[int, ...], tuple[str, ...]]:
+    """The positions and names a jitted ``fun`` takes as static (``static_argnums``,
+    ``static_argnames``); empty for anything else, or where this JAX does not say."""
+    info = getattr(fun, "_jit_info", None) if JIT_STATIC_ARGUMENTS else None
+    if info is None:
+        return (), ()
+    return tuple(info.static_argnums), tuple(info.static_argnames)
+
+
 # --- where a callback runs: the host device, its operands and its context --------------
 
 
@@ -751,6 +775,106 @@ def name_stack(eqn: Any) -> str:
     return str(eqn.source_info.name_stack)
 
 
+def _probe_batch_axes() -> None:
+    _needs(_batching, "BatchTrace", "BatchTracer")
+    step = _batching.BatchTrace.process_primitive
+    if list(inspect.signature(step).parameters) != ["self", "p", "tracers", "params"]:
+        raise TypeError("BatchTrace.process_primitive no longer takes (p, tracers, params)")
+    caps.require_attributes(_batching.BatchTracer, ["val", "batch_dim"])
+    if "val" not in getattr(_needs(_pe, "DynamicJaxprTracer").DynamicJaxprTracer, "__slots__", ()):
+        raise TypeError("DynamicJaxprTracer keeps no val (its jaxpr variable)")
+
+
+VMAP_BATCH_AXES = _check(
+    "vmap-batch-axes",
+    "find_nonfinite naming the vmap batch elements of a bad value along its own batch axis "
+    "(else the batch elements are not known)",
+    _probe_batch_axes,
+)
+
+BATCH_AXES_KEPT = 1_000_000
+"""Variables whose batch axis is kept at most; past it the oldest notes are dropped."""
+
+_batch_axes: dict[Any, Any] = {}
+_batch_recorders = 0
+_batch_lock = threading.Lock()
+
+
+def _note_batch_axes(tracers: Any) -> None:
+    """Note the batch axis of each value ``vmap`` hands a traced program (outermost vmap)."""
+    for tracer in tracers:
+        inner = getattr(tracer, "val", None)
+        if isinstance(tracer, _batching.BatchTracer) and isinstance(inner, _pe.DynamicJaxprTracer):
+            _batch_axes[inner.val] = tracer.batch_dim
+    while len(_batch_axes) > BATCH_AXES_KEPT:
+        del _batch_axes[next(iter(_batch_axes))]
+
+
+def _noting_process_primitive(previous: Callable[..., Any]) -> Callable[..., Any]:
+    def process_primitive(self: Any, p: Any, tracers: Any, params: Any) -> Any:
+        out = previous(self, p, tracers, params)
+        _note_batch_axes([*tracers, *(out if p.multiple_results else [out])])
+        return out
+
+    process_primitive.previous = previous
+    return process_primitive
+
+
+@contextmanager
+def recording_batch_axes() -> Any:
+    """While inside, note for each jaxpr variable ``vmap`` traces the axis its batch runs along
+    (``None`` where it does not vary along the batch). Nests; the notes outlive it."""
+    global _batch_recorders
+    if not VMAP_BATCH_AXES:
+        yield
+        return
+    with _batch_lock:
+        if _batch_recorders == 0:
+            step = _batching.BatchTrace.process_primitive
+            _batching.BatchTrace.process_primitive = _noting_process_primitive(step)
+        _batch_recorders += 1
+    try:
+        yield
+    finally:
+        with _batch_lock:
+            _batch_recorders -= 1
+            if _batch_recorders == 0:
+                step = _batching.BatchTrace.process_primitive
+                _batching.BatchTrace.process_primitive = step.previous
+
+
+UNKNOWN_AXIS = object()
+"""The batch axis of a variable no recording saw traced."""
+
+
+def batch_axis(var: Any) -> Any:
+    """The batch axis noted for ``var``: an ``int``, ``None`` (not batched) or ``UNKNOWN_AXIS``."""
+    axis = _batch_axes.get(var, UNKNOWN_AXIS)
+    if axis is None or axis is UNKNOWN_AXIS or isinstance(axis, int):
+        return axis
+    return UNKNOWN_AXIS  # a ragged or other axis this package does not read
+
+
+def _probe_dead_code() -> None:
+    caps.require_parameters(_needs(_pe, "dce_jaxpr").dce_jaxpr, ["used_outputs", "instantiate"])
+
+
+JAXPR_DCE = _check(
+    "jaxpr-dce",
+    "find_nonfinite leaving out the equations whose values reach no output, loop bodies and "
+    "branches included (else they are searched too, as values the program computes)",
+    _probe_dead_code,
+)
+
+
+def without_dead_code(jaxpr: Any) -> Any:
+    """``jaxpr`` without the equations whose values reach none of its outputs (JAX's own
+    dead-code elimination, into sub-programs); its inputs all kept. As it is where not read."""
+    if not JAXPR_DCE:
+        return jaxpr
+    return _pe.dce_jaxpr(jaxpr, True, instantiate=True)[0]
+
+
 _SHARD_MAP_AXES = ("newly_manual_axes", "manual_axes", "axis_names")
 
 
@@ -770,6 +894,62 @@ def shard_map_unchecked(fn: Callable[..., Any], mesh: Any, in_specs: Any, out_sp
     keywords = _keywords(function)
     check = {"check_vma": False} if "check_vma" in keywords else {"check_rep": False}
     return function(fn, mesh=mesh, in_specs=in_specs, out_specs=out_specs, **check)
+
+
+_parallel = _module("lax.parallel")
+
+
+def _aval_varying(aval: Any) -> frozenset[str] | None:
+    """The manual axes ``aval`` varies over (``mat.varying`` on newer JAX, ``vma`` before)."""
+    mat = getattr(aval, "mat", None)
+    if mat is not None and hasattr(mat, "varying"):
+        return frozenset(mat.varying)
+    vma = getattr(aval, "vma", None)
+    return frozenset(vma) if vma is not None else None
+
+
+def _probe_shard_map_vma() -> None:
+    if "check_vma" not in _keywords(_shard_map_function()):
+        raise TypeError("shard_map takes no check_vma")
+    _needs(_parallel, "all_gather_invariant")
+    if _aval_varying(_needs(_core, "ShapedArray").ShapedArray((), np.float32)) is None:
+        raise TypeError("an aval says neither mat.varying nor vma")
+
+
+SHARD_MAP_VMA = _check(
+    "shard-map-vma",
+    "find_nonfinite steps a shard_map body checked for varying axes (check_vma, the default) "
+    "with the body's own types (else its psum/pmean fail and the shard_map is one equation)",
+    _probe_shard_map_vma,
+)
+
+
+def checks_vma(eqn: Any) -> bool:
+    """Whether a ``shard_map`` equation's body was typed with varying manual axes."""
+    return bool(eqn.params.get("check_vma", False))
+
+
+def varying_axes(var: Any) -> frozenset[str]:
+    """The manual axes a ``shard_map`` body's variable varies over, as the body's types say."""
+    return _aval_varying(getattr(var, "aval", None)) or frozenset()
+
+
+def invariant_along(value: Any, axes: tuple[str, ...]) -> Any:
+    """``value``, varying over ``axes`` but equal along them, typed invariant along them (the
+    first device's copy, gathered); typed PRNG keys go through their data."""
+    if not axes:
+        return value
+    if jax.dtypes.issubdtype(value.dtype, jax.dtypes.prng_key):
+        data = invariant_along(jax.random.key_data(value), axes)
+        return jax.random.wrap_key_data(data, impl=jax.random.key_impl(value))
+    return _parallel.all_gather_invariant(value, axes)[0]
+
+
+def shard_map_checked(fn: Callable[..., Any], mesh: Any, in_specs: Any, out_specs: Any) -> Any:
+    """``fn`` under ``shard_map`` with varying manual axes checked, as a body typed so runs."""
+    return _shard_map_function()(
+        fn, mesh=mesh, in_specs=in_specs, out_specs=out_specs, check_vma=True
+    )
 
 
 _loops = _module("lax.control_flow.loops")

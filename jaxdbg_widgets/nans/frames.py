@@ -5,10 +5,41 @@ from __future__ import annotations
 
 import contextlib
 import linecache
+import os
+import sys
 from typing import Any
 
+from jaxdbg_widgets._kernel import cell_files
+from jaxdbg_widgets._kernel.shell import running_shell
 from jaxdbg_widgets.core.frames import Frame
 from jaxdbg_widgets.nans.report import NonfiniteReport, SourceLine
+
+
+def _same_file(a: str | None, b: str) -> bool:
+    """Whether two paths name one file (compared whole only where their names agree)."""
+    if a is None or os.path.basename(a) != os.path.basename(b):
+        return False
+    return a == b or os.path.realpath(a) == os.path.realpath(b)
+
+
+def file_globals(filename: str) -> dict[str, Any]:
+    """The global names of the code in ``filename``, as a breakpoint there would see them.
+
+    A frame of that file on the stack now gives its own; else the module loaded from it; else,
+    for a notebook cell's code, the shell's user namespace; else nothing is known.
+    """
+    frame = sys._getframe(1)
+    while frame is not None:
+        if frame.f_code.co_filename == filename:
+            return frame.f_globals
+        frame = frame.f_back
+    for module in list(sys.modules.values()):
+        if _same_file(getattr(module, "__file__", None), filename):
+            return vars(module)
+    shell = running_shell()
+    if shell is not None and cell_files.cell_name(filename) is not None:
+        return shell.user_ns
+    return {}
 
 
 def _frame(line: SourceLine, local_values: dict[str, Any]) -> Frame:
@@ -17,7 +48,7 @@ def _frame(line: SourceLine, local_values: dict[str, Any]) -> Frame:
     return Frame(
         filename=line.filename,
         locals=dict(local_values),
-        globals={},
+        globals=file_globals(line.filename),
         code_context=[line.text] if line.text else None,
         source=source if in_source else [],
         lineno=line.lineno,

@@ -11,8 +11,8 @@ import numpy as np
 from jaxdbg_widgets.core import _jax_internals as internals
 from jaxdbg_widgets.core.callsite import is_internal_file
 from jaxdbg_widgets.nans.program import ShardContext, bad_rows
-from jaxdbg_widgets.nans.report import Origin, Shard, SourceLine
-from jaxdbg_widgets.nans.summary import is_inexact, summarize
+from jaxdbg_widgets.nans.report import Batch, Origin, Shard, SourceLine
+from jaxdbg_widgets.nans.summary import host_value, is_inexact, summarize
 
 PARAM_TEXT = 40
 """Longest parameter value shown; longer ones are cut with an ellipsis."""
@@ -44,21 +44,24 @@ def short_params(params: dict[str, Any]) -> tuple[tuple[str, str], ...]:
     return tuple((k, v) for k, v in shown if v is not None)
 
 
-def _batch_elements(stack: str, outs: Sequence[Any]) -> tuple[int, ...] | None:
-    """Under ``vmap``, the positions along axis 0 of the outputs that hold a non-finite value.
-
-    The jaxpr is already batched and does not record where each value's batch axis is; JAX's
-    batching rules keep it first for elementwise work, so axis 0 is read as the batch axis.
-    """
+def batch_of(stack: str, outs: Sequence[Any], axes: Sequence[Any]) -> Batch | None:
+    """Under ``vmap``, the batch elements of the bad ``outs`` along each one's own batch axis
+    (``axes``, as the trace noted them); not known where an axis was not noted, never guessed."""
     if "vmap" not in stack:
         return None
-    rows: set[int] = set()
-    for out in outs:
-        if out is None or not is_inexact(out) or np.ndim(out) == 0:
+    elements: set[int] = set()
+    axis_named: int | None = None
+    for out, axis in zip(outs, axes, strict=True):
+        if out is None or not is_inexact(out) or np.isfinite(np.asarray(out)).all():
             continue
-        bad = ~np.isfinite(np.asarray(out))
-        rows.update(int(i) for i in np.flatnonzero(bad.reshape(bad.shape[0], -1).any(axis=1)))
-    return tuple(sorted(rows))
+        if axis is internals.UNKNOWN_AXIS or (axis is not None and axis >= np.ndim(out)):
+            return Batch(None, None)
+        if axis is None:
+            return Batch(None, ())  # a bad value shared by every element of the batch
+        bad = np.moveaxis(~np.isfinite(np.asarray(out)), axis, 0)
+        elements.update(int(i) for i in np.flatnonzero(bad.reshape(bad.shape[0], -1).any(axis=1)))
+        axis_named = axis if axis_named is None else axis_named
+    return Batch(axis_named, tuple(sorted(elements))) if axis_named is not None else None
 
 
 def _shards(shard: ShardContext, devices: list[int]) -> tuple[Shard, ...]:
@@ -79,6 +82,12 @@ def _shards(shard: ShardContext, devices: list[int]) -> tuple[Shard, ...]:
     )
 
 
+def _local(value: Any, row: int | None) -> Any:
+    """``value`` on the host, on the device at ``row`` in a shard context (keys stay keys)."""
+    value = host_value(value)
+    return value[row] if row is not None else value
+
+
 def build_origin(
     eqn: Any,
     input_names: list[str],
@@ -90,18 +99,21 @@ def build_origin(
     rule: str | None,
     kind: str,
     scope: tuple[str, ...] = (),
+    caller: tuple[SourceLine, ...] = (),
+    batch_axes: Sequence[Any] = (),
 ) -> Origin:
     """The report's origin for ``eqn``; in a shard context, values are read on its first bad device.
 
     ``scope`` holds the name stacks of the equations around it (``transpose(jvp())`` of a
     backward-pass ``scan``), which its own stack, relative to theirs, does not repeat.
+    ``caller`` are the user lines of the equation around it, named where JAX kept no user
+    frame for ``eqn`` itself (inside ``jnp.where``'s own ``jit``). ``batch_axes`` are the
+    batch axes of its outputs as ``vmap`` traced them (``internals.batch_axis``).
     """
+    batch_axes = list(batch_axes) or [internals.UNKNOWN_AXIS] * len(outs)
     row = devices[0] if shard is not None and devices else None
-    local_ins = [np.asarray(v)[row] if row is not None else np.asarray(v) for v in ins]
-    local_outs = [
-        None if v is None else (np.asarray(v)[row] if row is not None else np.asarray(v))
-        for v in outs
-    ]
+    local_ins = [_local(v, row) for v in ins]
+    local_outs = [None if v is None else _local(v, row) for v in outs]
     output_names = [f"out{i}" for i in range(len(outs))]
     values = dict(zip(input_names, local_ins, strict=True))
     values.update((n, v) for n, v in zip(output_names, local_outs, strict=True) if v is not None)
@@ -114,6 +126,9 @@ def build_origin(
     if direction == "forward" and "jvp" in stack:
         notes.append("computed for the derivative (jvp) of this line")
     frames = tuple(source_lines(eqn))
+    if not frames and caller:
+        frames = caller
+        notes.append("made inside the JAX function this line calls (JAX kept no user frame for it)")
     return Origin(
         primitive=eqn.primitive.name,
         params=short_params(eqn.params),
@@ -126,7 +141,7 @@ def build_origin(
         ),
         shards=_shards(shard, devices) if shard is not None else (),
         shard_count=shard.mesh.devices.size if shard is not None else 0,
-        batch_elements=None if shard is not None else _batch_elements(stack, local_outs),
+        batch=None if shard is not None else batch_of(stack, local_outs, batch_axes),
         rule=rule,
         notes=tuple(notes),
         forward_line=frames[0] if direction == "backward" and frames else None,

@@ -14,6 +14,7 @@ from jax.extend.core import ClosedJaxpr, Jaxpr
 from jax.sharding import PartitionSpec
 
 from jaxdbg_widgets.core import _jax_internals as internals
+from jaxdbg_widgets.nans.summary import is_inexact
 
 CALLBACK_PRIMITIVES = frozenset({"debug_callback", "debug_print"})
 """JAX's primitives that only print or call back: the search never runs them."""
@@ -69,6 +70,13 @@ def strip_callbacks(jaxpr: Jaxpr, stripped: Stripped) -> Jaxpr:
     return jaxpr.replace(eqns=eqns)
 
 
+def prepare(jaxpr: Jaxpr, stripped: Stripped) -> Jaxpr:
+    """The program the search runs: debug callbacks taken out (into ``stripped``), then every
+    equation whose values reach no output left out, so the origin is the first bad value
+    among those the program uses, for its line and its loop iteration alike."""
+    return internals.without_dead_code(strip_callbacks(jaxpr, stripped))
+
+
 def count_equations(jaxpr: Jaxpr) -> int:
     """Equations in ``jaxpr`` and in every sub-program, each counted once."""
     total = 0
@@ -93,8 +101,7 @@ def bad_rows(value: Any, kind: str, rows: bool) -> np.ndarray:
     With ``rows``, one answer per leading row (per device in a shard context). NumPy's checks
     on the host are several times faster than the same reduction compiled by XLA on CPU.
     """
-    dtype = getattr(value, "dtype", None)
-    if dtype is None or not np.issubdtype(np.dtype(dtype), np.inexact):
+    if not is_inexact(value):
         return np.zeros(np.shape(value)[:1] if rows else (), bool)
     array = np.asarray(value)
     bad = np.isnan(array) if kind == "nan" else ~np.isfinite(array)
@@ -103,10 +110,12 @@ def bad_rows(value: Any, kind: str, rows: bool) -> np.ndarray:
 
 @dataclass(frozen=True)
 class ShardContext:
-    """The manual mesh a level runs in: values carry one leading row per device."""
+    """The manual mesh a level runs in: values carry one leading row per device. ``checked``
+    when the body was typed with varying manual axes (``check_vma``), as its steps must be."""
 
     mesh: Any
     axes: tuple[str, ...]
+    checked: bool = False
 
     @property
     def spec(self) -> PartitionSpec:
@@ -142,6 +151,8 @@ class Level:
             if not internals.is_literal(var):
                 self.last_use[var] = end
         self._compiled: dict[tuple[Any, ...], Callable[..., Any]] = {}
+        self.loops: dict[tuple[Any, ...], Callable[..., Any]] = {}
+        """Compiled loops over this level as a body, by what they look for (see the search)."""
 
     def environment(self, inputs: Sequence[Any]) -> dict[Any, Any]:
         """The values of the level's constants and inputs, keyed by variable."""
@@ -149,14 +160,17 @@ class Level:
         env.update(zip(self.jaxpr.invars, inputs, strict=True))
         return env
 
-    def _live_in(self, start: int, stop: int) -> list[Any]:
+    def _live_in(self, start: int, stop: int, wanted: Sequence[Any]) -> list[Any]:
+        """The values ``[start, stop)`` reads from before it, and those of ``wanted`` it only
+        passes on (a loop body that returns an input unchanged, as ``fori_loop``'s bound)."""
         defined, needed = set(), []
         for eqn in self.eqns[start:stop]:
             for var in eqn.invars:
                 if not internals.is_literal(var) and var not in defined and var not in needed:
                     needed.append(var)
             defined.update(eqn.outvars)
-        return needed
+        passed_on = (v for v in wanted if not internals.is_literal(v) and v not in defined)
+        return needed + [v for v in dict.fromkeys(passed_on) if v not in needed]
 
     def live_out(self, start: int, stop: int) -> list[Any]:
         """Variables defined in ``[start, stop)`` that a later equation or the output reads."""
@@ -169,7 +183,7 @@ class Level:
 
     def run(self, start: int, stop: int, env: dict[Any, Any], wanted: Sequence[Any]) -> list[Any]:
         """The ``wanted`` values after running equations ``[start, stop)`` as one compiled call."""
-        live_in = self._live_in(start, stop)
+        live_in = self._live_in(start, stop, wanted)
         key = (start, stop, tuple(wanted))
         if key not in self._compiled:
             self._compiled[key] = self._compile(start, stop, live_in, list(wanted))
@@ -190,34 +204,71 @@ class Level:
         for var in [v for v in env if self.last_use.get(v, -1) < stop]:
             del env[var]
 
+    def function(self) -> Callable[..., list[Any]]:
+        """The whole level as a traceable function of its inputs, to run inside a compiled
+        loop (outside a shard context only)."""
+        names = [*self.jaxpr.constvars, *self.jaxpr.invars]
+        whole = _stretch(self.eqns, names, list(self.jaxpr.outvars))
+        return lambda *inputs: whole(*self.consts, *inputs)
+
     def _compile(
         self, start: int, stop: int, live_in: list[Any], wanted: list[Any]
     ) -> Callable[..., Any]:
-        eqns = self.eqns[start:stop]
-
-        def stretch(*values: Any) -> list[Any]:
-            env = dict(zip(live_in, values, strict=True))
-            for eqn in eqns:
-                ins = [a.val if internals.is_literal(a) else env[a] for a in eqn.invars]
-                outs = internals.bind_equation(eqn, ins)
-                env.update(
-                    (v, o)
-                    for v, o in zip(eqn.outvars, outs, strict=True)
-                    if not internals.is_dropped(v)
-                )
-            return [a.val if internals.is_literal(a) else env[a] for a in wanted]
-
+        stretch = _stretch(self.eqns[start:stop], live_in, wanted)
         if self.shard is None:
             return jax.jit(stretch)
-        spec = self.shard.spec
+        spec, axes = self.shard.spec, self.shard.axes
+        invariant = [
+            tuple(a for a in axes if a not in internals.varying_axes(v))
+            if self.shard.checked
+            else ()
+            for v in live_in
+        ]
 
         def per_device(*values: Any) -> list[Any]:
-            return [jnp.asarray(o)[None] for o in stretch(*[v[0] for v in values])]
+            local = [
+                internals.invariant_along(v[0], a) for v, a in zip(values, invariant, strict=True)
+            ]
+            return [jnp.asarray(o)[None] for o in stretch(*local)]
 
-        mapped = internals.shard_map_unchecked(
+        shard_map = (
+            internals.shard_map_checked if self.shard.checked else internals.shard_map_unchecked
+        )
+        mapped = shard_map(
             per_device,
             self.shard.mesh,
             in_specs=tuple(spec for _ in live_in),
             out_specs=[spec for _ in wanted],
         )
         return jax.jit(mapped)
+
+
+def _stretch(
+    eqns: Sequence[Any], live_in: Sequence[Any], wanted: Sequence[Any]
+) -> Callable[..., list[Any]]:
+    """``eqns`` as a function of the ``live_in`` values that returns the ``wanted`` ones."""
+
+    def stretch(*values: Any) -> list[Any]:
+        env = dict(zip(live_in, values, strict=True))
+        for eqn in eqns:
+            ins = [a.val if internals.is_literal(a) else env[a] for a in eqn.invars]
+            outs = internals.bind_equation(eqn, ins)
+            env.update(
+                (v, o)
+                for v, o in zip(eqn.outvars, outs, strict=True)
+                if not internals.is_dropped(v)
+            )
+        return [a.val if internals.is_literal(a) else env[a] for a in wanted]
+
+    return stretch
+
+
+def any_bad(values: Sequence[Any], kind: str) -> Any:
+    """Inside a compiled program: whether ``values`` hold a NaN (or an infinity, for
+    ``"nonfinite"``), as :func:`bad_rows` reads it on the host; keys and integers never do."""
+    found = jnp.bool_(False)
+    for value in values:
+        if is_inexact(value):
+            bad = jnp.isnan(value) if kind == "nan" else ~jnp.isfinite(value)
+            found = found | bad.any()
+    return found

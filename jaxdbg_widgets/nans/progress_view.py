@@ -1,5 +1,5 @@
 """The progress line of a long search: one output updated in place in a notebook, one
-rewritten line on a terminal's standard error."""
+rewritten line on a terminal's standard error, whole lines in a log."""
 
 from __future__ import annotations
 
@@ -56,6 +56,36 @@ class TerminalLine:
         self._width = len(text)
 
 
+class LogLines:
+    """Whole lines of ``stream`` where it is no terminal (a log file, a pipe): no ``\r``, the
+    first reading, then at most one every ``every`` seconds, and the final one."""
+
+    def __init__(self, stream: TextIO, every: float = 10.0) -> None:
+        self._stream = stream
+        self._every = every
+        self._last: float | None = None
+
+    def __call__(self, reading: SearchProgress) -> None:
+        due = self._last is None or reading.seconds - self._last >= self._every
+        if reading.state == "running" and not due:
+            return
+        self._last = reading.seconds
+        self._stream.write(reading.text() + "\n")
+        self._stream.flush()
+
+
+def _is_terminal(stream: TextIO) -> bool:
+    isatty = getattr(stream, "isatty", None)
+    try:
+        return bool(isatty()) if callable(isatty) else False
+    except ValueError:  # a closed stream
+        return False
+
+
 def progress_sink() -> Sink:
-    """The sink for where this code runs: the cell's output in a kernel, else standard error."""
-    return NotebookLine() if running_kernel() is not None else TerminalLine(sys.stderr)
+    """The sink for where this code runs: the cell's output in a kernel, else standard error,
+    rewritten in place on a terminal and in whole lines elsewhere."""
+    if running_kernel() is not None:
+        return NotebookLine()
+    stream = sys.stderr
+    return TerminalLine(stream) if _is_terminal(stream) else LogLines(stream)

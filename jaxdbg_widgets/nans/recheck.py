@@ -17,11 +17,13 @@ values it failed on, so the origin names its pass and batch elements.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from contextlib import ExitStack
-from typing import Any
+from typing import Any, NoReturn
 
 from jaxdbg_widgets.core import _jax_internals as internals
+from jaxdbg_widgets.core.errors import one_line
 from jaxdbg_widgets.nans.report import NonfiniteReport, Origin
 from jaxdbg_widgets.nans.search import find_nonfinite, search_program
 from jaxdbg_widgets.nans.shard_map_step import step_report
@@ -29,6 +31,12 @@ from jaxdbg_widgets.nans.validation import argument_leaves
 
 SHARDS_NAMED = 4
 """Shards named on the error's first line; the report below lists more."""
+
+UNKNOWN_LINE = "a line JAX kept no user frame for"
+"""Where an origin's equation has no user frame: its line is not known, not absent."""
+
+FAILURE_TEXT = 200
+"""Longest text of a search's failure on the line it adds to JAX's error."""
 
 
 def nonfinite_error(message: str, report: NonfiniteReport | None = None) -> FloatingPointError:
@@ -54,6 +62,7 @@ def install() -> Callable[[], None]:
     """Answer failed checks with the search, a transformed jit's too where this JAX allows it,
     and an unjitted shard_map's with its devices, until the returned undo runs."""
     with ExitStack() as undo:
+        undo.enter_context(internals.recording_batch_axes())  # batched programs traced while on
         undo.callback(internals.replace_nan_recheck(search_instead))
         if transformed_available():
             undo.callback(internals.replace_transformed_nan_check(search_transformed))
@@ -77,7 +86,15 @@ def installed() -> bool:
 def search_instead(
     error: Exception, fun: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
 ) -> None:
-    """Raise a ``FloatingPointError`` at the origin of ``fun(*args, **kwargs)``'s bad output."""
+    """Raise a ``FloatingPointError`` at the origin of ``fun(*args, **kwargs)``'s bad output.
+
+    Whatever goes wrong inside the search, the error raised is the one JAX's re-run raises,
+    with the search's failure added as one line, so ``except FloatingPointError`` still holds.
+    A jitted call that JAX's re-run reaches gets JAX's own handling: the search answers the
+    outermost call only.
+    """
+    if _jax_rerunning():
+        _jax_rerun(error, fun, args, kwargs)
     name = getattr(fun, "__name__", None) or type(fun).__name__
     kind = getattr(error, "ty", "nan")
     try:
@@ -91,11 +108,21 @@ def search_instead(
         _jax_rerun(error, fun, args, kwargs)
     try:
         report = find_nonfinite(fun, *args, **kwargs)
-    except (TypeError, ValueError):
-        report = None  # a call the search cannot trace on its own arguments
-    if report is None or not report.found:
+    except Exception as failure:  # a failed search must never replace JAX's error
+        _jax_rerun(error, fun, args, kwargs, _failure_line(failure))
+    if not report.found:
         _jax_rerun(error, fun, args, kwargs)
     raise nonfinite_error(message(report, kind), report) from None
+
+
+def _failure_line(failure: Exception) -> str:
+    """The one line a failed search adds to JAX's error: what failed, and that JAX re-ran."""
+    text = one_line(failure)
+    text = text if len(text) <= FAILURE_TEXT else text[: FAILURE_TEXT - 1] + "…"
+    return (
+        f"(jaxdbg: the search for the origin failed with {text}; "
+        "the message above is JAX's, after its de-optimized re-run)"
+    )
 
 
 def search_transformed(
@@ -118,7 +145,7 @@ def search_transformed(
         return
     try:
         report = search_program(name, jaxpr, args, name_stack, retrace)
-    except (TypeError, ValueError):
+    except Exception:  # a failed search leaves JAX's own handling and error to go on
         return
     if report.found:
         program = transformed_program(name, name_stack)
@@ -129,16 +156,25 @@ def search_transformed(
 
 def answer_shard_map(step: internals.ShardMapStep, outs: Any) -> None:
     """Raise at an unjitted ``shard_map`` step whose outputs failed the check, with a report
-    naming its primitive, line, the devices whose blocks went bad and their first elements."""
-    report = step_report(step, outs)
+    naming its primitive, line, the devices whose blocks went bad and their first elements.
+
+    Inside JAX's de-optimized re-run of a jitted call (a jitted ``shard_map`` the search could
+    not answer) the step is named as part of that re-run, which ran the call again."""
+    rerun = _rerun_name()
+    report = step_report(step, outs, again=rerun is not None)
     if report is None:
         return
     origin = report.origin
     kind = "nan" if any(s.nan for s in origin.outputs) else "inf"
     devices = f"on {len(origin.shards)} of {origin.shard_count} devices"
+    if rerun is None:
+        where, ran = "an unjitted shard_map step", "nothing was run again"
+    else:
+        where = f"a shard_map step of JAX's de-optimized re-run of jit({rerun})"
+        ran = "JAX ran the call again to find it"
     raise nonfinite_error(
-        f"invalid value ({kind}) in an unjitted shard_map step: first made by {_place(origin)} "
-        f"{devices}; nothing was run again\n{report.to_text()}",
+        f"invalid value ({kind}) in {where}: first made by {_place(origin)} "
+        f"{devices}; {ran}\n{report.to_text()}",
         report,
     ) from None
 
@@ -153,11 +189,40 @@ def transformed_program(name: str, name_stack: str) -> str:
     return f"{program} under vmap" if "vmap" in name_stack else program
 
 
+_rerun = threading.local()
+"""Per thread, whether JAX's de-optimized re-run is under way (its inner jits are JAX's)."""
+
+
+def _jax_rerunning() -> bool:
+    return bool(getattr(_rerun, "names", None))
+
+
+def _rerun_name() -> str | None:
+    """The function JAX's de-optimized re-run is running on this thread, if one is."""
+    names = getattr(_rerun, "names", None)
+    return names[-1] if names else None
+
+
 def _jax_rerun(
-    error: Exception, fun: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
-) -> None:
-    """JAX's de-optimized re-run, which raises its own ``FloatingPointError``."""
-    internals.jax_nan_recheck(error, fun, args, kwargs)
+    error: Exception,
+    fun: Callable[..., Any],
+    args: tuple[Any, ...],
+    kwargs: dict[str, Any],
+    added: str | None = None,
+) -> NoReturn:
+    """JAX's de-optimized re-run, which raises its own ``FloatingPointError``; ``added`` is
+    one more line for its message. Jitted calls inside the re-run get JAX's handling too."""
+    if not hasattr(_rerun, "names"):
+        _rerun.names = []
+    _rerun.names.append(getattr(fun, "__name__", None) or type(fun).__name__)
+    try:
+        internals.jax_nan_recheck(error, fun, args, kwargs)
+    except FloatingPointError as raised:
+        if added is not None:
+            raised.args = (f"{raised}\n{added}",)  # JAX's error, type and traceback kept
+        raise
+    finally:
+        _rerun.names.pop()
     raise AssertionError("JAX's de-optimized re-run returned instead of raising")
 
 
@@ -168,7 +233,8 @@ def message(report: NonfiniteReport, kind: str, program: str | None = None) -> s
     if origin is None:
         first = f"{head}: an argument is already non-finite"
     else:
-        first = f"{head}: first made by {_place(origin)}"
+        made = {"nan": "first NaN made", "constant": "first held (from a constant)"}
+        first = f"{head}: {made.get(report.lead, 'first made')} by {_place(origin)}"
         if report.nan_origin is not None:
             first += f"; first NaN made by {_place(report.nan_origin)}"
     skipped = len(report.skipped_callbacks)
@@ -183,12 +249,12 @@ def message(report: NonfiniteReport, kind: str, program: str | None = None) -> s
 def _place(origin: Origin) -> str:
     """``log at file.py:6 in body: ... (forward; scan iteration 3; batch elements 1)``."""
     source = origin.source
-    line = source.describe() if source is not None else "no user line"
+    line = source.describe() if source is not None else UNKNOWN_LINE
     where = [origin.direction]
     if origin.path:
         where.append(" > ".join(origin.path))
     if origin.shards:
         where.append(", ".join(s.describe() for s in origin.shards[:SHARDS_NAMED]))
-    if origin.batch_elements is not None:
-        where.append("batch elements " + ", ".join(map(str, origin.batch_elements)))
+    if origin.batch is not None:
+        where.append(origin.batch.short())
     return f"{origin.primitive} at {line} ({'; '.join(where)})"

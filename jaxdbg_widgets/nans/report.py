@@ -42,6 +42,35 @@ class Shard:
 
 
 @dataclass(frozen=True)
+class Batch:
+    """Under ``vmap``: the axis the (outermost) batch runs along in the origin's bad outputs
+    and the batch elements whose values went bad. ``axis`` is ``None`` with ``elements``
+    ``()`` for a value that does not vary along the batch (every element alike), and with
+    ``elements`` ``None`` where the batch axis is not known; it is never guessed."""
+
+    axis: int | None
+    elements: tuple[int, ...] | None
+
+    def describe(self) -> str:
+        """``batch elements (vmap, axis 1): 3``, or why no element can be named."""
+        if self.elements is None:
+            return (
+                "batch elements (vmap): not known (where this value's batch axis is was not seen)"
+            )
+        if self.axis is None:
+            return "batch elements (vmap): all alike (this value does not vary along the batch)"
+        return f"batch elements (vmap, axis {self.axis}): " + ", ".join(map(str, self.elements))
+
+    def short(self) -> str:
+        """``batch elements 3`` for an error's first line."""
+        if self.elements is None:
+            return "batch elements not known"
+        if self.axis is None:
+            return "all batch elements alike"
+        return "batch elements " + ", ".join(map(str, self.elements))
+
+
+@dataclass(frozen=True)
 class Origin:
     """The first equation whose inputs were all finite and whose outputs were not."""
 
@@ -54,13 +83,21 @@ class Origin:
     outputs: tuple[ValueSummary, ...]
     shards: tuple[Shard, ...] = ()
     shard_count: int = 0
-    batch_elements: tuple[int, ...] | None = None
+    batch: Batch | None = None
     rule: str | None = None
     notes: tuple[str, ...] = ()
     forward_line: SourceLine | None = None
     """For a backward-pass equation, the forward line it differentiates (JAX gives a
     transposed equation the source of the forward equation it came from)."""
     values: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+
+    @property
+    def batch_elements(self) -> tuple[int, ...] | None:
+        """Under ``vmap``, the bad batch elements along their batch axis; ``None`` elsewhere and
+        where they are not known or the value does not vary along the batch."""
+        return (
+            self.batch.elements if self.batch is not None and self.batch.axis is not None else None
+        )
 
     @property
     def source(self) -> SourceLine | None:
@@ -72,6 +109,14 @@ class Origin:
         if not self.params:
             return self.primitive
         return f"{self.primitive}[" + ", ".join(f"{k}={v}" for k, v in self.params) + "]"
+
+
+HEADINGS = {
+    "nonfinite": "first non-finite value",
+    "nan": "first NaN",
+    "constant": "first non-finite value (from a constant)",
+}
+"""The heading of a report's origin, per the definition it answers (``NonfiniteReport.lead``)."""
 
 
 @dataclass(frozen=True)
@@ -86,6 +131,20 @@ class NonfiniteReport:
     skipped_callbacks: tuple[SourceLine, ...] = ()
     nan_origin: Origin | None = None
     """Where the first NaN appeared, when the first non-finite value was an infinity."""
+    lead: str = "nonfinite"
+    """What ``origin`` is: ``nonfinite``, the first NaN or Inf computed from finite inputs;
+    ``nan``, where every infinity came from a constant (the ``-inf`` of a mask), the first NaN
+    computed from inputs without NaN; ``constant``, where every bad value came from a
+    constant, the first equation that held one."""
+
+    dead: int = 0
+    """Equations left out because their values reach no output (dead code): the search looks
+    for the first bad value among those the program uses."""
+
+    @property
+    def heading(self) -> str:
+        """What the origin is called in every view, after the definition it answers."""
+        return HEADINGS[self.lead]
 
     @property
     def found(self) -> bool:
@@ -128,7 +187,7 @@ class NonfiniteReport:
     def __repr__(self) -> str:
         if self.origin is None:
             return f"NonfiniteReport({self.function}: finite, {self.equations_checked} equations)"
-        where = self.origin.source.describe() if self.origin.source else "no user line"
+        where = self.origin.source.describe() if self.origin.source else "a line not known"
         return f"NonfiniteReport({self.function}: {self.origin.primitive} at {where})"
 
     def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:

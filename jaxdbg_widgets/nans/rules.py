@@ -20,8 +20,8 @@ from jax.extend.core import ClosedJaxpr, Jaxpr
 
 from jaxdbg_widgets.core import _jax_internals as internals
 from jaxdbg_widgets.core.callsite import CallSite
-from jaxdbg_widgets.nans.origin import source_lines
-from jaxdbg_widgets.nans.program import Stripped, strip_callbacks
+from jaxdbg_widgets.nans.origin import batch_of, source_lines
+from jaxdbg_widgets.nans.program import Stripped, prepare
 from jaxdbg_widgets.nans.report import Origin
 
 
@@ -35,6 +35,18 @@ def _equations(jaxpr: Jaxpr) -> Iterator[Any]:
                     yield from _equations(sub.jaxpr)
                 elif isinstance(sub, Jaxpr):
                     yield from _equations(sub)
+
+
+def _twin(eqn: Any, jaxpr: Jaxpr, again: Jaxpr) -> Any:
+    """The equation of ``again``, a second trace of ``jaxpr``, at ``eqn``'s position; ``None``
+    where the two traces differ in shape."""
+    first = list(_equations(jaxpr))
+    position = next((i for i, e in enumerate(first) if e is eqn), None)
+    second = list(_equations(again))
+    if position is None or len(second) != len(first):
+        return None
+    twin = second[position]
+    return twin if twin.primitive.name == eqn.primitive.name else None
 
 
 @dataclass(frozen=True)
@@ -70,15 +82,8 @@ def with_backward_rule(origin: Origin, eqn: Any, jaxpr: Jaxpr, retrace: Retrace)
     """
     if origin.direction != "backward" or not internals.RULE_TRACEBACKS:
         return origin
-    first = list(_equations(jaxpr))
-    position = next((i for i, e in enumerate(first) if e is eqn), None)
-    if position is None:
-        return origin
-    second = list(_equations(strip_callbacks(retrace.trace(), Stripped())))
-    if len(second) != len(first):
-        return origin
-    twin = second[position]
-    if twin.primitive.name != eqn.primitive.name:
+    twin = _twin(eqn, jaxpr, prepare(retrace.trace(), Stripped()))
+    if twin is None:
         return origin
     lines = source_lines(twin)
     known = {(f.filename, f.lineno) for f in origin.frames} | retrace.known
@@ -90,3 +95,19 @@ def with_backward_rule(origin: Origin, eqn: Any, jaxpr: Jaxpr, retrace: Retrace)
         frames=(lines[0], *origin.frames),
         rule=f"custom_vjp backward rule {lines[0].function}",
     )
+
+
+def with_batch_axes(origin: Origin, eqn: Any, jaxpr: Jaxpr, retrace: Retrace) -> Origin:
+    """``origin`` with its batch elements where its batch axis was not known because JAX
+    handed the program from its caches: the program is traced again (caches cleared) while
+    ``vmap``'s batch axes are noted, and the equation at the same position read."""
+    if origin.batch is None or origin.batch.elements is not None:
+        return origin
+    with internals.recording_batch_axes():
+        again = prepare(retrace.trace(), Stripped())
+    twin = _twin(eqn, jaxpr, again)
+    if twin is None:
+        return origin
+    outs = [origin.values.get(f"out{i}") for i in range(len(twin.outvars))]
+    axes = [internals.batch_axis(v) for v in twin.outvars]
+    return dataclasses.replace(origin, batch=batch_of("vmap", outs, axes))

@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
+from enum import Enum
 from typing import Any
 
 import jax
@@ -27,19 +28,29 @@ from jaxdbg_widgets.nans.program import (
     Level,
     ShardContext,
     Stripped,
+    any_bad,
     bad_rows,
     count_equations,
-    strip_callbacks,
+    prepare,
 )
 from jaxdbg_widgets.nans.progress import SearchProgress, Ticker
 from jaxdbg_widgets.nans.progress_view import progress_sink
-from jaxdbg_widgets.nans.report import NonfiniteReport, Origin
-from jaxdbg_widgets.nans.rules import Retrace, retrace_function, with_backward_rule
-from jaxdbg_widgets.nans.summary import summarize
+from jaxdbg_widgets.nans.report import NonfiniteReport, Origin, SourceLine
+from jaxdbg_widgets.nans.rules import (
+    Retrace,
+    retrace_function,
+    with_backward_rule,
+    with_batch_axes,
+)
+from jaxdbg_widgets.nans.summary import host_value, is_key, summarize
 from jaxdbg_widgets.nans.validation import argument_leaves
 
 STRETCH = 256
 """Equations compiled together at one level: bounds compile time and what is looked into."""
+
+FAST_AFTER = 32
+"""Loop iterations run one compiled call each before the rest of the loop runs as one compiled
+loop that stops at the first iteration whose results go bad (then opened as before)."""
 
 CALLS = {
     "pjit": None,
@@ -69,6 +80,9 @@ class _Where:
     shard: ShardContext | None = None
     rule: str | None = None
     scope: tuple[str, ...] = ()
+    caller: tuple[SourceLine, ...] = ()
+    """The user lines of the innermost equation around here that has any (the ``jnp.where``
+    call whose own ``jit`` holds the equation), for equations JAX kept no user frame for."""
 
     def step(self, text: str) -> _Where:
         return replace(self, path=(*self.path, text))
@@ -76,17 +90,39 @@ class _Where:
     def inside(self, eqn: Any) -> _Where:
         """Here, inside ``eqn``'s sub-programs: its transformations apply to them too."""
         stack = internals.name_stack(eqn)
-        return replace(self, scope=(*self.scope, stack)) if stack else self
+        caller = tuple(source_lines(eqn)) or self.caller
+        return replace(self, scope=(*self.scope, stack) if stack else self.scope, caller=caller)
+
+
+class _Closed(Enum):
+    """What an opener returns for an equation it cannot open (it is then reported whole)."""
+
+    CLOSED = "closed"
+
+
+CLOSED = _Closed.CLOSED
 
 
 class _Search:
-    def __init__(self, arg_names: dict[Any, str], kind: str, ticker: Ticker) -> None:
+    def __init__(
+        self,
+        arg_names: dict[Any, str],
+        kind: str,
+        ticker: Ticker,
+        levels: dict[tuple[int, Any], Level] | None = None,
+    ) -> None:
         self.checked = 0
         self.kind = kind
         self.ticker = ticker
         self.origin_eqn: Any = None
         self.arg_names = arg_names
-        self._levels: dict[tuple[int, Any], Level] = {}
+        self.carried: Origin | None = None
+        """The first equation whose outputs went bad only because its inputs already were (an
+        infinity a constant brought in, as ``jnp.where(mask, s, -jnp.inf)``): no origin."""
+        self.carried_count = 0
+        self.carried_eqn: Any = None
+        self._levels = levels if levels is not None else {}
+        """Levels by sub-program, shared by the searches of one report (their compilations too)."""
 
     def level(self, jaxpr: Any, where: _Where) -> Level:
         """The level for a sub-program, made once so loop iterations reuse its compilations."""
@@ -103,14 +139,14 @@ class _Search:
         self.checked += equations
         self.ticker.add(equations, lambda: next(iter(source_lines(eqn)), None))
 
-    def bad(self, values: Sequence[Any], where: _Where) -> np.ndarray:
+    def bad(self, values: Sequence[Any], where: _Where, kind: str | None = None) -> np.ndarray:
         """Which devices (a scalar outside a shard context) see a bad value among ``values``."""
         rows = where.shard is not None
         shape = (where.shard.mesh.devices.size,) if rows else ()
         found = np.zeros(shape, bool)
         for value in values:
             if value is not None:
-                found = found | bad_rows(value, self.kind, rows)
+                found = found | bad_rows(value, kind or self.kind, rows)
         return found
 
     def search(self, level: Level, inputs: Sequence[Any], where: _Where) -> Origin | None:
@@ -153,7 +189,10 @@ class _Search:
         """Run ``[start, stop)`` one equation at a time; calls are opened, not run whole."""
         for index in range(start, stop):
             eqn = level.eqns[index]
-            ins = [v.val if internals.is_literal(v) else env[v] for v in eqn.invars]
+            ins = [
+                _stack(v.val, where.shard) if internals.is_literal(v) else env[v]
+                for v in eqn.invars
+            ]
             if eqn.primitive.name in CALLS:
                 self.count(1, eqn)
                 origin, outs = _walk_call(self, eqn, ins, where)
@@ -164,27 +203,44 @@ class _Search:
                 self.count(1, eqn)
                 devices = self.bad(outs, where)
                 if devices.any():
-                    return self._at(
-                        eqn, ins, outs, where, [int(d) for d in np.flatnonzero(devices)]
-                    )
+                    origin = self._at(eqn, ins, outs, where, devices)
+                    if origin is not None:
+                        return origin
             env.update((v, o) for v, o in zip(eqn.outvars, outs, strict=True) if _is_var(v))
             level.forget(env, index + 1)
         return None
 
     def _at(
-        self, eqn: Any, ins: list[Any], outs: list[Any], where: _Where, devices: list[int]
-    ) -> Origin:
+        self, eqn: Any, ins: list[Any], outs: list[Any], where: _Where, devices: np.ndarray
+    ) -> Origin | None:
+        """The origin at ``eqn``, whose outputs went bad on ``devices``: inside it when it is
+        opened, else the equation itself where its inputs were good; ``None`` where every bad
+        value only carried on what its inputs (a constant's infinity) already held."""
         opener = _OPENERS.get(eqn.primitive.name)
         if opener is not None:
+            carried = self.carried_count
             found = opener(self, eqn, ins, where.inside(eqn))
-            if found is not None:
+            if found is not CLOSED and (found is not None or self.carried_count > carried):
                 return found
+        made = devices & ~self.bad(ins, where)
+        if not made.any():
+            self.carried_count += 1
+            if self.carried is None:
+                self.carried = self._origin(eqn, ins, outs, where, devices)
+                self.carried_eqn = eqn
+            return None
+        self.origin_eqn = eqn
+        return self._origin(eqn, ins, outs, where, made)
+
+    def _origin(
+        self, eqn: Any, ins: list[Any], outs: list[Any], where: _Where, devices: np.ndarray
+    ) -> Origin:
+        """The report's facts for ``eqn``, read on the first of ``devices`` in a shard context."""
         names = [
             f"in{i}" if internals.is_literal(v) else self.arg_names.get(v, f"in{i}")
             for i, v in enumerate(eqn.invars)
         ]
         names = [n if names.index(n) == i else f"{n}_{i}" for i, n in enumerate(names)]
-        self.origin_eqn = eqn
         origin = build_origin(
             eqn,
             names,
@@ -192,10 +248,12 @@ class _Search:
             outs,
             where.path,
             where.shard,
-            devices,
+            [int(d) for d in np.flatnonzero(devices)],
             where.rule,
             self.kind,
             scope=where.scope,
+            caller=where.caller,
+            batch_axes=[internals.batch_axis(v) for v in eqn.outvars],
         )
         if eqn.primitive.name == "scan" and not internals.SCAN_LAYOUT:
             origin = replace(origin, notes=(*origin.notes, UNREAD_SCAN))
@@ -207,11 +265,14 @@ def _is_var(atom: Any) -> bool:
 
 
 def _stack(value: Any, shard: ShardContext | None) -> Any:
-    """A value every device of ``shard`` holds whole, as one row per device."""
+    """A value every device of ``shard`` holds whole, as one row per device, placed one row
+    on each device (a mesh of explicit axes takes no host array where rows are expected)."""
     if shard is None:
         return value
-    array = np.asarray(value)
-    return np.broadcast_to(array[None], (shard.mesh.devices.size, *array.shape))
+    array = host_value(value)
+    broadcast = jax.numpy.broadcast_to if is_key(array) else np.broadcast_to
+    rows = broadcast(array[None], (shard.mesh.devices.size, *array.shape))
+    return jax.device_put(rows, jax.sharding.NamedSharding(shard.mesh, shard.spec))
 
 
 def _take(value: Any, index: int, shard: ShardContext | None) -> Any:
@@ -233,27 +294,75 @@ def _walk_call(
     return origin, outs
 
 
-def _open_scan(search: _Search, eqn: Any, ins: list[Any], where: _Where) -> Origin | None:
+def _open_scan(search: _Search, eqn: Any, ins: list[Any], where: _Where) -> Origin | _Closed | None:
     layout = internals.scan_layout(eqn)
     if layout is None:
-        return None  # this JAX's scan form is not read: the scan itself is reported
+        return CLOSED  # this JAX's scan form is not read: the scan itself is reported
     level = search.level(layout.body, where)
     consts = [ins[i] for i in layout.consts]
     carry = [ins[i] for i in layout.carry]
     xs = [ins[i] for i in layout.xs]
     outvars = list(level.jaxpr.outvars)
-    for step in range(layout.length):
+    step = 0
+    while step < layout.length:
+        if step >= FAST_AFTER and where.shard is None:
+            skipped = _skip_scan(search, level, layout, consts, carry, xs, step)
+            search.count(len(level.eqns) * ((skipped or (layout.length,))[0] - step), eqn)
+            if skipped is None:
+                return None
+            step, carry = skipped
         i = layout.length - 1 - step if layout.reverse else step
         inputs = [*consts, *carry, *[_take(x, i, where.shard) for x in xs]]
         outs = level.run(0, len(level.eqns), level.environment(inputs), outvars)
         if search.bad(outs, where).any():
-            return search.search(level, inputs, where.step(f"scan iteration {i}"))
-        search.count(len(level.eqns), eqn)
+            found = search.search(level, inputs, where.step(f"scan iteration {i}"))
+            if found is not None:
+                return found
+        else:
+            search.count(len(level.eqns), eqn)
         carry = [outs[k] for k in layout.carry_out]
+        step += 1
     return None
 
 
-def _open_while(search: _Search, eqn: Any, ins: list[Any], where: _Where) -> Origin | None:
+def _skip_scan(
+    search: _Search,
+    level: Level,
+    layout: internals.ScanLayout,
+    consts: list[Any],
+    carry: list[Any],
+    xs: list[Any],
+    step: int,
+) -> tuple[int, list[Any]] | None:
+    """From ``step`` on, the first step of a scan whose body results go bad and the carry it
+    starts from, found by one compiled loop; ``None`` when every later step stays good."""
+    body, kind, length = level.function(), search.kind, layout.length
+
+    def run(consts: list[Any], carry: list[Any], xs: list[Any], start: Any) -> Any:
+        def going(state: tuple[Any, ...]) -> Any:
+            return (state[3] < 0) & (state[2] < length)
+
+        def one(state: tuple[Any, ...]) -> tuple[Any, ...]:
+            carry, _, k, _ = state
+            i = length - 1 - k if layout.reverse else k
+            outs = body(
+                *consts, *carry, *[jax.lax.dynamic_index_in_dim(x, i, 0, False) for x in xs]
+            )
+            found = jax.numpy.where(any_bad(outs, kind), k, -1)
+            return [outs[j] for j in layout.carry_out], carry, k + 1, found
+
+        state = jax.lax.while_loop(going, one, (carry, carry, start, -1))
+        return state[1], state[3]
+
+    shape = ("scan", kind, layout.length, layout.reverse, layout.carry_out)
+    compiled = level.loops.setdefault(shape, jax.jit(run))
+    last, found = compiled(consts, carry, xs, step)
+    return (int(found), list(last)) if int(found) >= 0 else None
+
+
+def _open_while(
+    search: _Search, eqn: Any, ins: list[Any], where: _Where
+) -> Origin | _Closed | None:
     params = eqn.params
     cond = search.level(params["cond_jaxpr"], where)
     body = search.level(params["body_jaxpr"], where)
@@ -263,6 +372,13 @@ def _open_while(search: _Search, eqn: Any, ins: list[Any], where: _Where) -> Ori
     carry = ins[cond_count + body_count :]
     iteration = 0
     while True:
+        if iteration >= FAST_AFTER and where.shard is None:
+            skipped = _skip_while(search, cond, body, cond_consts, body_consts, carry, iteration)
+            if skipped is None:
+                search.count(len(cond.eqns) + len(body.eqns), eqn)  # the rest ran finite
+                return None
+            search.count((len(cond.eqns) + len(body.eqns)) * (skipped[0] - iteration), eqn)
+            iteration, carry = skipped
         cond_inputs = [*cond_consts, *carry]
         (go,) = cond.run(0, len(cond.eqns), cond.environment(cond_inputs), cond.jaxpr.outvars)
         active = np.asarray(go)
@@ -271,10 +387,44 @@ def _open_while(search: _Search, eqn: Any, ins: list[Any], where: _Where) -> Ori
         inputs = [*body_consts, *carry]
         outs = body.run(0, len(body.eqns), body.environment(inputs), body.jaxpr.outvars)
         if (search.bad(outs, where) & active).any():
-            return search.search(body, inputs, where.step(f"while iteration {iteration}"))
-        search.count(len(cond.eqns) + len(body.eqns), eqn)
+            found = search.search(body, inputs, where.step(f"while iteration {iteration}"))
+            if found is not None:
+                return found
+        else:
+            search.count(len(cond.eqns) + len(body.eqns), eqn)
         carry = [_where_active(active, new, old) for new, old in zip(outs, carry, strict=True)]
         iteration += 1
+
+
+def _skip_while(
+    search: _Search,
+    cond: Level,
+    body: Level,
+    cond_consts: list[Any],
+    body_consts: list[Any],
+    carry: list[Any],
+    iteration: int,
+) -> tuple[int, list[Any]] | None:
+    """From ``iteration`` on, the first iteration of a while loop whose body results go bad
+    and the carry it starts from, found by one compiled loop; ``None`` when the loop ends
+    with every later iteration good."""
+    test, step, kind = cond.function(), body.function(), search.kind
+
+    def run(cond_consts: list[Any], body_consts: list[Any], carry: list[Any], start: Any) -> Any:
+        def going(state: tuple[Any, ...]) -> Any:
+            return (state[3] < 0) & test(*cond_consts, *state[0])[0]
+
+        def one(state: tuple[Any, ...]) -> tuple[Any, ...]:
+            carry, _, k, _ = state
+            outs = step(*body_consts, *carry)
+            return outs, carry, k + 1, jax.numpy.where(any_bad(outs, kind), k, -1)
+
+        state = jax.lax.while_loop(going, one, (carry, carry, start, -1))
+        return state[1], state[3]
+
+    compiled = body.loops.setdefault(("while", kind, id(cond)), jax.jit(run))
+    last, found = compiled(cond_consts, body_consts, carry, iteration)
+    return (int(found), list(last)) if int(found) >= 0 else None
 
 
 def _where_active(active: np.ndarray, new: Any, old: Any) -> Any:
@@ -285,11 +435,11 @@ def _where_active(active: np.ndarray, new: Any, old: Any) -> Any:
     return jax.numpy.where(mask, new, old)
 
 
-def _open_cond(search: _Search, eqn: Any, ins: list[Any], where: _Where) -> Origin | None:
+def _open_cond(search: _Search, eqn: Any, ins: list[Any], where: _Where) -> Origin | _Closed | None:
     branches = eqn.params["branches"]
     index = np.unique(np.asarray(ins[0]))
     if index.size != 1:
-        return None  # devices took different branches: the cond itself is reported
+        return CLOSED  # devices took different branches: the cond itself is reported
     k = int(np.clip(index[0], 0, len(branches) - 1))
     label = (
         f"cond {'true' if k else 'false'} branch" if len(branches) == 2 else f"switch branch {k}"
@@ -298,13 +448,18 @@ def _open_cond(search: _Search, eqn: Any, ins: list[Any], where: _Where) -> Orig
     return search.search(search.level(branches[k], inner), ins[1:], inner)
 
 
-def _open_shard_map(search: _Search, eqn: Any, ins: list[Any], where: _Where) -> Origin | None:
+def _open_shard_map(
+    search: _Search, eqn: Any, ins: list[Any], where: _Where
+) -> Origin | _Closed | None:
     if where.shard is not None:
-        return None
+        return CLOSED
     mesh, in_specs, manual = internals.shard_map_params(eqn)
     if not isinstance(mesh, jax.sharding.Mesh) or manual != frozenset(mesh.axis_names):
-        return None
-    shard = ShardContext(mesh, tuple(mesh.axis_names))
+        return CLOSED
+    checked = internals.checks_vma(eqn)
+    if checked and not internals.SHARD_MAP_VMA:
+        return CLOSED  # its steps could not be typed as the body is: the shard_map is reported
+    shard = ShardContext(mesh, tuple(mesh.axis_names), checked)
     split = internals.shard_map_unchecked(
         lambda *xs: [x[None] for x in xs],
         mesh,
@@ -316,7 +471,7 @@ def _open_shard_map(search: _Search, eqn: Any, ins: list[Any], where: _Where) ->
     return search.search(search.level(eqn.params["jaxpr"], inner), rows, inner)
 
 
-_OPENERS: dict[str, Callable[[_Search, Any, list[Any], _Where], Origin | None]] = {
+_OPENERS: dict[str, Callable[[_Search, Any, list[Any], _Where], Origin | _Closed | None]] = {
     "scan": _open_scan,
     "while": _open_while,
     "cond": _open_cond,
@@ -361,10 +516,11 @@ def find_nonfinite(fun: Callable[..., Any], *args: Any, **kwargs: Any) -> Nonfin
         raise TypeError(f"find_nonfinite needs a callable, got {type(fun).__name__}")
     _require_evaluation()
     caller = user_call_site()
-    named = argument_leaves(args, kwargs)
+    named = argument_leaves(args, kwargs, fun)
     name = getattr(fun, "__name__", None) or type(fun).__name__
     with _checks_off():
-        closed = jax.make_jaxpr(fun)(*args, **kwargs)
+        with internals.recording_batch_axes():
+            closed = jax.make_jaxpr(fun)(*args, **kwargs)
         return _report(name, closed, named, retrace_function(fun, args, kwargs, caller), _Where())
 
 
@@ -413,12 +569,13 @@ def _report(
             "so there is nothing to search"
         )
     stripped = Stripped()
-    jaxpr = strip_callbacks(closed.jaxpr, stripped)
+    jaxpr = prepare(closed.jaxpr, stripped)
     skipped = tuple(line for eqn in stripped.equations for line in source_lines(eqn)[:1])
     total = count_equations(jaxpr)
+    dead = count_equations(closed.jaxpr) - len(stripped.equations) - total
     bad_args = tuple(s for s in (summarize(n, v) for n, v in named) if not s.finite)
     if bad_args:
-        return NonfiniteReport(name, 0, total, None, bad_args, skipped)
+        return NonfiniteReport(name, 0, total, None, bad_args, skipped, dead=dead)
     ticker = Ticker(name, total, progress_sink())
     try:
         found = _locate(jaxpr, closed.consts, named, ticker, retrace, where)
@@ -427,8 +584,8 @@ def _report(
     if found is None:
         raise KeyboardInterrupt(_interrupted(ticker.finish("interrupted")))
     ticker.finish("done")
-    checked, origin, nan_origin = found
-    return NonfiniteReport(name, checked, total, origin, (), skipped, nan_origin)
+    checked, origin, nan_origin, lead = found
+    return NonfiniteReport(name, checked, total, origin, (), skipped, nan_origin, lead, dead)
 
 
 def _locate(
@@ -438,26 +595,52 @@ def _locate(
     ticker: Ticker,
     retrace: Retrace | None,
     where: _Where,
-) -> tuple[int, Origin | None, Origin | None]:
-    """The equations checked, the first non-finite origin and, after an infinity, the first NaN's."""
+) -> tuple[int, Origin | None, Origin | None, str]:
+    """The equations checked, the origin, after an infinity the first NaN's, and the
+    definition the origin answers (``NonfiniteReport.lead``)."""
     leaves = [v if isinstance(v, jax.Array) else jax.numpy.asarray(v) for _, v in named]
     arg_names = dict(zip(jaxpr.invars, _local_names(jaxpr, named), strict=True))
-    search = _Search(arg_names, "nonfinite", ticker)
-    origin = search.search(Level(jaxpr, consts, None), leaves, where)
+    levels: dict[tuple[int, Any], Level] = {}
+    search = _Search(arg_names, "nonfinite", ticker, levels)
+    origin = search.search(search.level(ClosedJaxpr(jaxpr, consts), where), leaves, where)
     if origin is not None:
         origin = _with_rule(origin, search.origin_eqn, jaxpr, retrace)
-    nan_origin = None
-    if origin is not None and not any(s.nan for s in origin.outputs):
-        nan_search = _Search(arg_names, "nan", ticker)
-        nan_origin = nan_search.search(Level(jaxpr, consts, None, "nan"), leaves, where)
-        if nan_origin is not None:
-            nan_origin = _with_rule(nan_origin, nan_search.origin_eqn, jaxpr, retrace)
-    return search.checked, origin, nan_origin
+        if any(s.nan for s in origin.outputs):
+            return search.checked, origin, None, "nonfinite"
+    nan_search = _Search(arg_names, "nan", ticker, levels)
+    nan_origin = nan_search.search(
+        nan_search.level(ClosedJaxpr(jaxpr, consts), where), leaves, where
+    )
+    if nan_origin is not None:
+        nan_origin = _with_rule(nan_origin, nan_search.origin_eqn, jaxpr, retrace)
+    if origin is not None:
+        return search.checked, origin, nan_origin, "nonfinite"
+    if nan_origin is not None:  # every infinity came from a constant, as a mask's -inf
+        return nan_search.checked, _brought_in(nan_origin, search.carried), None, "nan"
+    carried = search.carried or nan_search.carried
+    if carried is None:
+        return search.checked, None, None, "nonfinite"
+    eqn = search.carried_eqn if search.carried is not None else nan_search.carried_eqn
+    return search.checked, _with_rule(carried, eqn, jaxpr, retrace), None, "constant"
+
+
+def _brought_in(origin: Origin, constant: Origin | None) -> Origin:
+    """``origin`` with a note naming the line where a constant first brought an infinity in
+    (``s = jnp.where(mask, s, -jnp.inf)``), when its inputs hold one."""
+    if constant is None or all(s.finite for s in origin.inputs):
+        return origin
+    line = constant.source
+    where = line.describe() if line is not None else f"{constant.primitive}, no user line kept"
+    note = f"its inputs' infinities came from a constant, first brought in at {where}"
+    return replace(origin, notes=(*origin.notes, note))
 
 
 def _with_rule(origin: Origin, eqn: Any, jaxpr: Any, retrace: Retrace | None) -> Origin:
-    """``origin`` with its backward rule's line, where the program can be traced again."""
-    return origin if retrace is None else with_backward_rule(origin, eqn, jaxpr, retrace)
+    """``origin`` with its backward rule's line and, where its trace came from JAX's caches,
+    its batch axis, where the program can be traced again."""
+    if retrace is None:
+        return origin
+    return with_batch_axes(with_backward_rule(origin, eqn, jaxpr, retrace), eqn, jaxpr, retrace)
 
 
 def _local_names(jaxpr: Any, named: list[tuple[str, Any]]) -> list[str]:

@@ -14,13 +14,15 @@ from jaxdbg_widgets.core._jax_internals import ShardMapStep
 from jaxdbg_widgets.core.callsite import is_internal
 from jaxdbg_widgets.nans.origin import short_params
 from jaxdbg_widgets.nans.report import NonfiniteReport, Origin, Shard, SourceLine
-from jaxdbg_widgets.nans.summary import summarize
+from jaxdbg_widgets.nans.summary import host_value, is_inexact, summarize
 
 STEP_NOTE = "JAX checked this shard_map step as it ran: nothing was searched or run again"
+RERUN_NOTE = "JAX checked this shard_map step in its de-optimized re-run of the jitted call"
 
 
-def step_report(step: ShardMapStep, outs: Any) -> NonfiniteReport | None:
-    """The report for a step whose ``outs`` failed the check; ``None`` where no block is bad."""
+def step_report(step: ShardMapStep, outs: Any, again: bool = False) -> NonfiniteReport | None:
+    """The report for a step whose ``outs`` failed the check; ``None`` where no block is bad.
+    ``again`` when the step ran in JAX's de-optimized re-run of a jitted call."""
     leaves = jax.tree_util.tree_leaves(outs)
     mesh = next((m for m in map(_mesh, leaves) if m is not None), None)
     devices = list(mesh.devices.flat) if mesh is not None else _devices(leaves)
@@ -49,7 +51,7 @@ def step_report(step: ShardMapStep, outs: Any) -> NonfiniteReport | None:
         outputs=tuple(map(summarize, output_names, results)),
         shards=tuple(_shard(mesh, devices, position) for position in bad),
         shard_count=len(devices),
-        notes=(STEP_NOTE,),
+        notes=(RERUN_NOTE if again else STEP_NOTE,),
         values=dict(zip(input_names + output_names, ins + results, strict=True)),
     )
     function = frames[0].function if frames else "shard_map"
@@ -78,18 +80,18 @@ def _devices(leaves: list[Any]) -> list[Any]:
     return list(dict.fromkeys(seen))
 
 
-def _block(value: Any, device: Any) -> np.ndarray:
+def _block(value: Any, device: Any) -> Any:
     """``value``'s local value on ``device``: an unjitted shard_map holds each value stacked
     along a leading axis of one block per device; a constant is the whole value."""
     for shard in getattr(value, "addressable_shards", ()):
         if shard.device == device:
-            block = np.asarray(shard.data)
+            block = host_value(shard.data)
             return block[0] if block.ndim and block.shape[0] == 1 else block
-    return np.asarray(value)
+    return host_value(value)
 
 
-def _is_bad(block: np.ndarray, nan_only: bool) -> bool:
-    if not np.issubdtype(block.dtype, np.inexact):
+def _is_bad(block: Any, nan_only: bool) -> bool:
+    if not is_inexact(block):
         return False
     return bool(np.isnan(block).any() if nan_only else (~np.isfinite(block)).any())
 

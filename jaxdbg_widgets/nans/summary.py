@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+import jax
+import jax.numpy as jnp
 import numpy as np
 
 FIRST_INDICES = 5
@@ -24,6 +26,8 @@ class ValueSummary:
     first_nan: tuple[tuple[int, ...], ...] = ()
     first_posinf: tuple[tuple[int, ...], ...] = ()
     first_neginf: tuple[tuple[int, ...], ...] = ()
+    key: bool = False
+    """Typed PRNG keys (``dtype`` is then ``key<fry>`` and so on): never NaN or infinite."""
 
     @property
     def finite(self) -> bool:
@@ -33,6 +37,8 @@ class ValueSummary:
     def describe(self) -> str:
         """``x f32[4]: 2 NaN at (1,), (3,)``; ``finite`` when all elements are."""
         head = f"{self.name} {self.dtype}{list(self.shape)}"
+        if self.key:
+            return f"{head}: PRNG keys, never NaN"
         if self.finite:
             return f"{head}: finite"
         parts = []
@@ -62,16 +68,39 @@ def _first(mask: np.ndarray) -> tuple[tuple[int, ...], ...]:
 
 
 def is_inexact(value: Any) -> bool:
-    """Whether ``value`` has a floating or complex dtype, the only kinds that can be non-finite."""
+    """Whether ``value`` has a floating or complex dtype, the only kinds that can be non-finite.
+
+    JAX's test, not NumPy's: ``np.issubdtype(bfloat16, np.inexact)`` is False for bfloat16 and
+    the float8 types (they come from ml_dtypes), and they must be checked like float32.
+    """
     dtype = getattr(value, "dtype", None)
-    return dtype is not None and np.issubdtype(np.dtype(dtype), np.inexact)
+    return dtype is not None and bool(jnp.issubdtype(dtype, jnp.inexact))
+
+
+def is_key(value: Any) -> bool:
+    """Whether ``value`` holds typed PRNG keys (``jax.random.key``), whose extended dtype
+    NumPy cannot hold; they are never NaN, so the search skips them."""
+    dtype = getattr(value, "dtype", None)
+    return dtype is not None and jax.dtypes.issubdtype(dtype, jax.dtypes.prng_key)
+
+
+def host_value(value: Any) -> Any:
+    """``value`` as a NumPy array on the host; typed PRNG keys (NumPy cannot hold them) as
+    keys again over their data read on the host, so indexing them ignores any sharding."""
+    if is_key(value):
+        data = np.asarray(jax.random.key_data(value))
+        return jax.random.wrap_key_data(data, impl=jax.random.key_impl(value))
+    return np.asarray(value)
 
 
 def summarize(name: str, value: Any) -> ValueSummary:
-    """The summary of ``value`` (an array or scalar); integer and boolean arrays are finite."""
+    """The summary of ``value`` (an array or scalar); integer and boolean arrays are finite,
+    typed PRNG keys are summarized as keys."""
+    if is_key(value):
+        return ValueSummary(name, tuple(value.shape), str(value.dtype), key=True)
     array = np.asarray(value)
     shape, dtype = tuple(array.shape), _dtype_text(array.dtype)
-    if not np.issubdtype(array.dtype, np.inexact):
+    if not is_inexact(array):
         return ValueSummary(name, shape, dtype)
     parts = [array.real, array.imag] if np.iscomplexobj(array) else [array]
     nan = np.logical_or.reduce([np.isnan(p) for p in parts])

@@ -31,9 +31,8 @@ def origin_lines(origin: Origin, heading: str) -> list[str]:
         lines.append(
             f"  shards: {len(origin.shards)} of {origin.shard_count} went non-finite: {named}{more}"
         )
-    if origin.batch_elements is not None:
-        elements = ", ".join(str(i) for i in origin.batch_elements)
-        lines.append(f"  batch elements (vmap, axis 0): {elements}")
+    if origin.batch is not None:
+        lines.append(f"  {origin.batch.describe()}")
     lines.extend(f"  input  {s.describe()}" for s in origin.inputs)
     lines.extend(f"  output {s.describe()}" for s in origin.outputs)
     lines.extend(f"  note: {note}" for note in origin.notes)
@@ -54,11 +53,16 @@ def render_text(report: NonfiniteReport) -> str:
             f"({report.equations_total} in the program)"
         )
     else:
-        lines.extend(origin_lines(report.origin, "first non-finite value"))
+        lines.extend(origin_lines(report.origin, report.heading))
         if report.nan_origin is not None:
             lines.extend(origin_lines(report.nan_origin, "first NaN"))
         if report.equations_total:
             lines.append(f"{report.equations_checked} equations checked before it")
+    if report.dead and not report.found:
+        lines.append(
+            f"{report.dead} equation(s) whose values reach no output left out (dead code is "
+            "not searched)"
+        )
     if report.skipped_callbacks:
         lines.append(
             f"{len(report.skipped_callbacks)} debug print/callback call(s) skipped, not run:"

@@ -44,12 +44,12 @@ def report_view(report: NonfiniteReport) -> NonfiniteView:
         )
     else:
         where = report.origin.source
-        headline = f"first non-finite value from {report.origin.primitive}" + (
+        headline = f"{report.heading} from {report.origin.primitive}" + (
             f" at line {where.lineno} in {where.function}" if where else ""
         )
     origins = []
     if report.origin is not None:
-        origins.append(_origin_view(report.origin, "first non-finite value"))
+        origins.append(_origin_view(report.origin, report.heading))
     if report.nan_origin is not None:
         origins.append(_origin_view(report.nan_origin, "first NaN"))
     return {

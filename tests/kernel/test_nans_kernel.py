@@ -104,9 +104,14 @@ LONG_SEARCH = textwrap.dedent(
         i, value = state
         return i + 1, value + jnp.log(jnp.float32(N - 1) - i.astype(jnp.float32))
 
-    N = 1_000_000  # log(0) in the last iteration: the search would step through every one
+    N = 1_000_000  # log(0) in the last iteration, every iteration opened one at a time:
+    from jaxdbg_widgets.nans import search as _search  # (a long loop otherwise runs compiled)
+    _fast, _search.FAST_AFTER = _search.FAST_AFTER, N
     jax.config.update("jax_debug_nans", True)
-    jdw.find_nonfinite(lambda x: jax.lax.while_loop(lambda s: s[0] < N, step, (0, x))[1], 0.0)
+    try:
+        jdw.find_nonfinite(lambda x: jax.lax.while_loop(lambda s: s[0] < N, step, (0, x))[1], 0.0)
+    finally:
+        _search.FAST_AFTER = _fast
     """
 )
 

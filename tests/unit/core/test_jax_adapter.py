@@ -33,6 +33,10 @@ EXPECTED = {
     "nan-recheck-transformed",
     "transposed-rule-lines",
     "nan-check-shard-map",
+    "shard-map-vma",
+    "jit-static-arguments",
+    "jaxpr-dce",
+    "vmap-batch-axes",
 }
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import sys
 
 import jax
 import jax.numpy as jnp
@@ -11,7 +12,7 @@ from jax import lax
 
 from jaxdbg_widgets.nans import find_nonfinite, progress, search
 from jaxdbg_widgets.nans.progress import SearchProgress, Ticker
-from jaxdbg_widgets.nans.progress_view import TerminalLine, progress_html
+from jaxdbg_widgets.nans.progress_view import TerminalLine, progress_html, progress_sink
 from jaxdbg_widgets.nans.report import SourceLine
 
 LINE = SourceLine("model.py", 12, "step", "    y = jnp.log(x)\n")
@@ -101,6 +102,32 @@ def test_the_terminal_line_is_rewritten_in_place_and_ended_once():
     assert parts[2].startswith("find_nonfinite(f) done: 140 equations checked")
 
 
+class Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_standard_error_that_is_no_terminal_gets_whole_lines_and_no_carriage_return(
+    monkeypatch,
+):
+    log = io.StringIO()
+    monkeypatch.setattr(sys, "stderr", log)
+    sink = progress_sink()
+    for seconds in (1.0, 1.3, 5.0, 11.5, 12.0):
+        sink(SearchProgress("f", 500, int(seconds * 100), seconds, LINE))
+    sink(SearchProgress("f", 500, 1250, 12.5, None, "done"))
+    text = log.getvalue()
+    assert "\r" not in text
+    lines = text.splitlines()
+    assert [line.split(" equations")[0] for line in lines] == [
+        "find_nonfinite(f) 100",
+        "find_nonfinite(f) 1,150",
+        "find_nonfinite(f) done: 1,250",
+    ]
+    monkeypatch.setattr(sys, "stderr", Terminal())
+    assert isinstance(progress_sink(), TerminalLine)
+
+
 def _long_program(n: int):
     def body(state):
         i, value = state
@@ -143,7 +170,7 @@ def test_ctrl_c_stops_the_search_with_how_far_it_went_and_jax_s_flags_back(shown
 
     def interrupted_after_a_while(self, *args, **kwargs):
         calls["n"] += 1
-        if calls["n"] == 80:
+        if calls["n"] == 40:  # within the iterations opened one call at a time
             raise KeyboardInterrupt
         return run(self, *args, **kwargs)
 

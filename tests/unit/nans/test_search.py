@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -193,6 +195,20 @@ def test_a_non_callable_is_refused():
 def test_a_non_array_argument_is_refused_by_name():
     with pytest.raises(TypeError, match=r"argument arg1 is a str, not an array"):
         find_nonfinite(lambda x, s: x, jnp.ones(2), "label")
+
+
+def test_a_static_argument_of_a_jitted_function_gets_the_bind_it_message():
+    def scaled_log(x, n):
+        return jnp.log(x) * n
+
+    x = jnp.array([-1.0])
+    expected = r"argument arg1 is static in jit\(scaled_log\).*functools.partial"
+    with pytest.raises(TypeError, match=expected):
+        find_nonfinite(jax.jit(scaled_log, static_argnums=1), x, 2)
+    with pytest.raises(TypeError, match=r"argument n is static in jit\(scaled_log\)"):
+        find_nonfinite(jax.jit(scaled_log, static_argnames="n"), x, n=2)
+    bound = jax.jit(functools.partial(scaled_log, n=2))
+    assert find_nonfinite(bound, x).origin.primitive == "log"
 
 
 def test_a_donated_argument_is_refused():

@@ -91,3 +91,29 @@ def test_a_finite_report_has_nowhere_to_open():
     widget = find_nonfinite(cases.scan_program, jnp.arange(6.0) - 10.0).widget()
     _message(widget, {"type": "debug"})
     assert widget.debugger is None
+
+
+def test_the_frames_at_the_origin_see_their_module_globals(widget):
+    frames = find_nonfinite(cases.scan_program, jnp.arange(6.0)).frames()
+    assert frames[0].globals["jnp"] is jnp and frames[0].globals["scan_body"] is cases.scan_body
+    _message(widget, {"type": "debug"})
+    _message(widget, {"type": "command", "line": "p jnp.isinf(out0)"})
+    last = widget.debugger["transcript"][-1]
+    assert not last["error"] and "True" in last["output"]
+    _message(widget, {"type": "command", "line": "p scan_program.__name__"})
+    assert widget.debugger["transcript"][-1]["output"] == "'scan_program'"
+
+
+def test_a_notebook_cell_origin_sees_the_user_namespace_and_an_unknown_file_nothing(
+    monkeypatch,
+):
+    from types import SimpleNamespace
+
+    from jaxdbg_widgets.nans import frames
+
+    namespace = {"params": {"w": 1.0}}
+    monkeypatch.setattr(frames, "running_shell", lambda: SimpleNamespace(user_ns=namespace))
+    monkeypatch.setattr(frames.cell_files, "cell_name", lambda name: "In[3]")
+    assert frames.file_globals("/tmp/ipykernel_1/3.py") is namespace
+    monkeypatch.setattr(frames.cell_files, "cell_name", lambda name: None)
+    assert frames.file_globals("/nowhere/model.py") == {}
