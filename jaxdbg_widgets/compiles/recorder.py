@@ -1,0 +1,139 @@
+"""Feeds the active :class:`CompileReport`s from JAX's public monitoring events.
+
+One duration listener (``jax.monitoring``) is registered while any report is active and
+unregistered when the last one stops. JAX calls it only when it traces, lowers or compiles,
+never on a cached call, so watching costs nothing on a cache hit. A trace is read further
+(function, call site, signature, program size) through the JAX adapter where it can be.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+from collections.abc import Callable
+from typing import Any
+
+import jax
+
+from jaxdbg_widgets.compiles import capture
+from jaxdbg_widgets.compiles.model import NOT_TRACED, CompileReport, Program
+from jaxdbg_widgets.compiles.program import program_size
+from jaxdbg_widgets.core import _jax_internals as internals
+
+EVENTS = {
+    "/jax/core/compile/jaxpr_trace_duration": "trace",
+    "/jax/core/compile/jaxpr_to_mlir_module_duration": "lower",
+    "/jax/core/compile/backend_compile_duration": "compile",
+}
+"""JAX's event names (``jax._src.dispatch``) for each stage."""
+
+_lock = threading.Lock()
+_active: tuple[CompileReport, ...] = ()
+_registered = False
+_pending = threading.local()
+"""Per thread, the program each report got from the last trace (its lowering and compile follow)."""
+
+
+class CaptureFailed(Exception):
+    """Internal: reading a trace went wrong; the program is recorded by name only."""
+
+
+def _listen(event: str, duration: float, **kwargs: Any) -> None:
+    stage = EVENTS.get(event)
+    reports = _active
+    if stage is None or not reports:
+        return
+    name = str(kwargs.get("fun_name", "?"))
+    frame = sys._getframe(1)
+    if stage == "trace":
+        _traced(reports, name, duration, frame)
+    else:
+        _staged(reports, stage, name, duration, frame)
+
+
+def _read_trace(name: str, frame: Any) -> dict[str, Any]:
+    """The trace's function, call site, signature and size; by name and call site only when
+    this JAX cannot say more or reading fails (a trace is never broken by watching it)."""
+    facts = internals.trace_facts(frame)
+    if facts is None:
+        return {"function": None, "call_site": capture.call_site(frame), "signature": None}
+    try:
+        function = capture.function_of(facts, name)
+        return {
+            "function": function,
+            "call_site": capture.call_site(facts.frame),
+            "signature": capture.signature(facts, function),
+            "size": program_size(facts.jaxpr, capture.place),
+        }
+    except Exception:
+        return {"function": None, "call_site": capture.call_site(frame), "signature": None}
+
+
+def _traced(reports: tuple[CompileReport, ...], name: str, seconds: float, frame: Any) -> None:
+    read = _read_trace(name, frame)
+    pending = _pending.__dict__.setdefault("programs", {})
+    for report in reports:
+        program = report.add(Program(name=name, **read))
+        pending[id(report)] = program
+        report.stage(program, "trace", seconds)
+
+
+def _same_program(traced: str, staged: str) -> bool:
+    """``jit(f)`` (a lowering's or compile's name) names the program traced as ``f``."""
+    inner = staged[staged.find("(") + 1 : -1] if staged.endswith(")") else staged
+    return inner == traced or staged == traced
+
+
+def _staged(
+    reports: tuple[CompileReport, ...], stage: str, name: str, seconds: float, frame: Any
+) -> None:
+    pending = _pending.__dict__.setdefault("programs", {})
+    for report in reports:
+        program = pending.get(id(report))
+        if program is None or program.stages[stage] or not _same_program(program.name, name):
+            program = report.add(
+                Program(
+                    name=name, function=None, call_site=capture.call_site(frame), signature=None
+                )
+            )
+            program.note = NOT_TRACED
+            pending[id(report)] = program
+        report.stage(program, stage, seconds)
+
+
+def _unregister() -> None:
+    unregister = getattr(jax.monitoring, "unregister_event_duration_listener", None)
+    if unregister is not None:
+        unregister(_listen)
+    # without it (an old JAX) the listener stays, and returns at once while no report is active
+
+
+def start(report: CompileReport) -> Callable[[], None]:
+    """Feed ``report`` every trace, lowering and compile from now on; the undo stops it."""
+    global _active, _registered
+    with _lock:
+        if report in _active:
+            raise RuntimeError("this report is already being recorded")
+        _active = (*_active, report)
+        if not _registered:
+            jax.monitoring.register_event_duration_secs_listener(_listen)
+            _registered = True
+
+    def stop() -> None:
+        global _active, _registered
+        with _lock:
+            _active = tuple(r for r in _active if r is not report)
+            if not _active and _registered:
+                _unregister()
+                _registered = (
+                    getattr(jax.monitoring, "unregister_event_duration_listener", None) is None
+                )
+            programs = _pending.__dict__.get("programs", {})
+            programs.pop(id(report), None)
+
+    return stop
+
+
+def active() -> tuple[CompileReport, ...]:
+    """The reports being fed now."""
+    return _active

@@ -1,0 +1,119 @@
+"""The compile report as plain rows of text, shared by the text and HTML views."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from jaxdbg_widgets.compiles.model import STAGES, CompileReport, Program
+
+SIZES = 5
+"""How many programs' sizes are shown: the largest by equations."""
+SIZE_LINES = 8
+"""How many of a program's biggest lines are shown."""
+CONSTANTS = 5
+
+
+@dataclass(frozen=True)
+class Table:
+    """A titled table of text cells; ``numeric[i]`` right-aligns column ``i``."""
+
+    title: str
+    header: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+    numeric: tuple[bool, ...]
+
+
+def seconds(value: float) -> str:
+    """``1.23 s``, ``45.6 ms`` or ``0.0 ms``: three significant digits, people's units."""
+    if value >= 1:
+        return f"{value:.2f} s"
+    return f"{value * 1e3:.1f} ms"
+
+
+def headline(report: CompileReport) -> str:
+    """One line: how many traces, lowerings and compiles, how long in all, how many retraces."""
+    counts = ", ".join(f"{report.count(stage)} {label}" for stage, label in _LABELS)
+    return (
+        f"compiles · {counts} · {seconds(report.total_seconds)} in all · "
+        f"{len(report.recompiles())} after a function's first"
+    )
+
+
+_LABELS = (("trace", "traced"), ("lower", "lowered"), ("compile", "compiled"))
+
+
+def summary_table(report: CompileReport) -> Table:
+    """Per function and call site: counts and seconds per stage, the most seconds first."""
+    rows = tuple(
+        (
+            row.name,
+            row.defined.label,
+            row.call_site.label,
+            *(str(row.counts[s]) for s in STAGES),
+            *(seconds(row.seconds[s]) for s in STAGES),
+            seconds(row.total),
+        )
+        for row in report.rows()
+    )
+    header = ("function", "defined", "called at", "traced", "lowered", "compiled")
+    header += ("trace", "lower", "compile", "total")
+    return Table(
+        "per function and call site, most time first", header, rows, (False,) * 3 + (True,) * 7
+    )
+
+
+def _program_name(program: Program) -> str:
+    return program.function.name if program.function is not None else program.name
+
+
+def causes_table(report: CompileReport) -> Table:
+    """Every program after its function's first, and why it was made again."""
+    rows = tuple(
+        (
+            f"#{p.index}",
+            _program_name(p),
+            p.call_site.label,
+            f"#{p.compared_with}" if p.compared_with is not None else "",
+            p.cause_text(),
+        )
+        for p in report.recompiles()
+    )
+    header = ("program", "function", "called at", "vs", "cause")
+    return Table(
+        "why each was made again (against the closest earlier call)", header, rows, (False,) * 5
+    )
+
+
+def size_tables(report: CompileReport) -> list[Table]:
+    """For the largest programs: equations per user line and captured constants, biggest first."""
+    sized = [
+        p
+        for p in report.programs
+        if p.size is not None and p.function is not None and not p.function.jax_own
+    ]
+    largest = sorted(sized, key=lambda p: (-p.size.equations, p.index))[:SIZES]  # type: ignore[union-attr]
+    tables = []
+    for program in largest:
+        size = program.size
+        assert size is not None
+        rows = [
+            (line.site.label, str(line.equations), line.code) for line in size.lines[:SIZE_LINES]
+        ]
+        rows += [
+            (c.site.label, "", f"constant {c.type}, {c.nbytes:,} bytes captured")
+            for c in size.constants[:CONSTANTS]
+        ]
+        title = (
+            f"program #{program.index} {_program_name(program)}: {size.equations:,} equations, "
+            f"{seconds(program.seconds['compile'])} to compile"
+        )
+        tables.append(
+            Table(title, ("line", "equations", "code"), tuple(rows), (False, True, False))
+        )
+    return tables
+
+
+def report_tables(report: CompileReport) -> list[Table]:
+    """Every table of the report, in reading order; empty tables are left out."""
+    tables = [summary_table(report), causes_table(report), *size_tables(report)]
+    return [t for t in tables if t.rows]
