@@ -1,0 +1,57 @@
+"""The text and static HTML views: what they say, escaping, and the same bytes every time."""
+
+from __future__ import annotations
+
+import re
+
+import jax
+import jax.numpy as jnp
+
+from jaxdbg_widgets.compiles import CompileReport, watch_compiles
+from jaxdbg_widgets.compiles.html import render_html
+from jaxdbg_widgets.compiles.model import Program
+from jaxdbg_widgets.compiles.signature import FunctionId, Signature, Site
+from jaxdbg_widgets.compiles.text import render_text
+
+
+def _report() -> CompileReport:
+    with watch_compiles() as report:
+        f = jax.jit(lambda batch: batch.sum())
+        f(jnp.ones((32, 3)))
+        f(jnp.ones((7, 3)))
+    return report
+
+
+def test_text_has_the_headline_the_rows_and_the_cause():
+    text = str(_report())
+    assert text.startswith("compiles · ")
+    assert "per function and call site, most time first" in text
+    assert "batch: f32[32,3] → f32[7,3]" in text
+    assert "test_views.py:" in text
+
+
+def test_an_empty_report_says_so():
+    assert render_text(CompileReport()).endswith("nothing was traced or compiled")
+    assert "nothing was traced or compiled" in render_html(CompileReport())
+
+
+def test_html_is_deterministic_escaped_and_sortable():
+    report = _report()
+    html = report.to_html()
+    assert html == report.to_html()
+    assert not re.search(r"[0-9a-f]{8}-[0-9a-f]{4}-", html)  # no uuid
+    assert "batch: f32[32,3] → f32[7,3]" in html
+    assert 'class="jdw-cmp-num jdw-cmp-s"' in html and "data-v=" in html
+    bundle = report._repr_mimebundle_()
+    assert set(bundle) == {"text/plain", "text/html"}
+
+
+def test_names_are_escaped():
+    report = CompileReport()
+    site = Site("<cell>", 1, "<b>x</b>:1")
+    function = FunctionId("<lambda>", site, False)
+    program = report.add(Program("f", function, site, Signature(function, (), (), ())))
+    report.stage(program, "trace", 0.001)
+    html = render_html(report)
+    assert "<b>x</b>" not in html and "&lt;b&gt;x&lt;/b&gt;:1" in html
+    assert "&lt;lambda&gt;" in html
