@@ -3,6 +3,7 @@ constants it captured, biggest first (a Python ``for`` over 300 steps shows as o
 
 from __future__ import annotations
 
+import functools
 import linecache
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -29,21 +30,31 @@ def sub_jaxprs(params: dict[str, Any]) -> Iterator[Any]:
                 yield item.jaxpr
 
 
+_internal_file = functools.lru_cache(maxsize=4096)(is_internal_file)
+"""``is_internal_file`` once per file name: a program repeats the same few files many times."""
+
+
+def _user_line(eqn: Any) -> tuple[str, int] | None:
+    """The file and line of the innermost user frame an equation was traced at."""
+    for filename, lineno, _ in internals.equation_frames(eqn):
+        if not _internal_file(filename):
+            return filename, lineno
+    return None
+
+
 def user_site(eqn: Any, place: Callable[[str, int], Site]) -> Site:
     """The innermost user line an equation was traced at."""
-    for filename, lineno, _ in internals.equation_frames(eqn):
-        if not is_internal_file(filename):
-            return place(filename, lineno)
-    return UNKNOWN_SITE
+    line = _user_line(eqn)
+    return UNKNOWN_SITE if line is None else place(*line)
 
 
-def _count(jaxpr: Any, counts: Counter[Site], place: Callable[[str, int], Site]) -> int:
+def _count(jaxpr: Any, counts: Counter[tuple[str, int] | None]) -> int:
     total = 0
     for eqn in jaxpr.eqns:
-        counts[user_site(eqn, place)] += 1
+        counts[_user_line(eqn)] += 1
         total += 1
         for sub in sub_jaxprs(eqn.params):
-            total += _count(sub, counts, place)
+            total += _count(sub, counts)
     return total
 
 
@@ -75,8 +86,11 @@ def program_size(
     """The size of a traced program (a closed jaxpr), or ``None`` when it is not one."""
     if not hasattr(getattr(closed, "jaxpr", None), "eqns"):
         return None
+    raw: Counter[tuple[str, int] | None] = Counter()
+    total = _count(closed.jaxpr, raw)
     counts: Counter[Site] = Counter()
-    total = _count(closed.jaxpr, counts, place)
+    for line, n in raw.items():
+        counts[UNKNOWN_SITE if line is None else place(*line)] += n
     lines = tuple(
         LineSize(site, n, linecache.getline(site.filename, site.lineno).strip())
         for site, n in sorted(counts.items(), key=lambda item: (-item[1], item[0].label))[:LINES]
