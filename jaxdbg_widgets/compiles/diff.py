@@ -3,6 +3,7 @@ difference, each named by its argument path (``batch: f32[32,3] → f32[7,3]``).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -26,8 +27,14 @@ class Difference:
         return f"{change} ({self.hint})" if self.hint else change
 
 
+_SHARDED_DIM = re.compile(r"@[^,\]]*")
+
+
 def _type_kind(before: str, after: str) -> str:
-    """``shape`` when only the bracketed dims changed, else ``dtype``."""
+    """``sharding`` when only the ``@axis`` marks of an explicit sharding changed, ``shape``
+    when the dims did, else ``dtype``."""
+    if _SHARDED_DIM.sub("", before) == _SHARDED_DIM.sub("", after):
+        return "sharding"
     return "shape" if before.partition("[")[0] == after.partition("[")[0] else "dtype"
 
 

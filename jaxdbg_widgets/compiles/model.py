@@ -135,6 +135,9 @@ class CompileReport:
         """Record a new program (a trace); its cause is worked out against earlier ones."""
         with self._lock:
             program.index = len(self.programs)
+            if program.note == NOT_TRACED:
+                self.programs.append(program)
+                return program
             earlier = [p for p in self.programs if p.key == program.key and p.stages["trace"]]
             if earlier and program.signature is not None:
                 signed = [p for p in earlier if p.signature is not None]

@@ -91,14 +91,32 @@ def _staged(
     for report in reports:
         program = pending.get(id(report))
         if program is None or program.stages[stage] or not _same_program(program.name, name):
-            program = report.add(
-                Program(
-                    name=name, function=None, call_site=capture.call_site(frame), signature=None
-                )
-            )
-            program.note = NOT_TRACED
+            program = report.add(_untraced(report, name, frame))
             pending[id(report)] = program
         report.stage(program, stage, seconds)
+
+
+def _untraced(report: CompileReport, name: str, frame: Any) -> Program:
+    """A program lowered or compiled with no trace before it: JAX had traced it already (maybe
+    before watching began), so it belongs to the function last traced under that name."""
+    traced = next(
+        (
+            p
+            for p in reversed(report.programs)
+            if p.function is not None and _same_program(p.name, name)
+        ),
+        None,
+    )
+    function = traced.function if traced is not None else None
+    program = Program(
+        name=traced.name if traced is not None else name,
+        function=function,
+        call_site=capture.call_site(frame),
+        signature=None,
+    )
+    program.first = False
+    program.note = NOT_TRACED
+    return program
 
 
 def _unregister() -> None:

@@ -201,3 +201,43 @@ def test_a_trace_that_cannot_be_read_is_still_counted_and_runs(monkeypatch):
     assert out.tolist() == [3.0, 3.0]
     assert report.count("trace") >= 1 and report.count("compile") >= 1
     assert all(p.signature is None for p in report.programs)
+
+
+def _sharded(axis_type):
+    from jax.sharding import NamedSharding
+    from jax.sharding import PartitionSpec as P
+
+    mesh = jax.make_mesh((8,), ("x",), axis_types=(axis_type,))
+    a = jnp.ones(16)
+    return (
+        jax.device_put(a, NamedSharding(mesh, P("x"))),
+        jax.device_put(a, NamedSharding(mesh, P())),
+    )
+
+
+def test_a_new_input_sharding_lowers_and_compiles_again_without_a_trace():
+    split, whole = _sharded(jax.sharding.AxisType.Auto)
+    f = jax.jit(lambda a: a * 2)
+    with watch_compiles() as report:
+        f(split)
+        f(whole)
+    first, second = [p for p in report.programs if p.function and not p.function.jax_own]
+    assert second.stages == {"trace": 0, "lower": 1, "compile": 1}
+    assert second.function is first.function and not second.first
+    assert "new argument shardings" in second.cause_text()
+
+
+def test_an_explicit_sharding_change_is_named_as_a_sharding():
+    split, whole = _sharded(jax.sharding.AxisType.Explicit)
+    f = jax.jit(lambda a: a * 3)
+    with watch_compiles() as report:
+        f(split)
+        f(whole)
+    [program] = [p for p in report.recompiles() if not p.function.jax_own]
+    [difference] = program.cause
+    assert (difference.kind, difference.text()) == ("sharding", "a: f32[16@x] → f32[16]")
+
+
+def test_notebook_cells_are_labelled_in_n():
+    assert capture.place("<ipython-input-3-5f1c2d>", 2).label == "In[3]:2"
+    assert capture.place("/home/me/train.py", 12).label == "train.py:12"
