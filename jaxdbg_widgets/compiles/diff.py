@@ -10,6 +10,8 @@ from dataclasses import dataclass
 from jaxdbg_widgets.compiles.signature import Signature
 
 ARROW = " → "
+NOT_PASSED = "not passed (its default)"
+"""A static keyword left out: JAX keys a call on the keywords passed, not on the defaults."""
 
 
 @dataclass(frozen=True)
@@ -78,7 +80,7 @@ def _static_differences(new: Signature, old: Signature) -> list[Difference]:
     for static in new.statics:
         was = old_statics.pop(static.path, None)
         if was is None:
-            found.append(Difference("static", static.path, "absent", static.text))
+            found.append(Difference("static", static.path, NOT_PASSED, static.text))
         elif static.by_identity and was.by_identity and static.hash != was.hash:
             found.append(
                 Difference(

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from jaxdbg_widgets.compiles.model import STAGES, CompileReport, Program
 
 SIZES = 5
-"""How many programs' sizes are shown: the largest by equations."""
+"""How many programs' sizes are shown: the largest by equations, one per function."""
 SIZE_LINES = 8
 """How many of a program's biggest lines are shown."""
 CONSTANTS = 5
@@ -91,7 +91,9 @@ def size_tables(report: CompileReport) -> list[Table]:
         for p in report.programs
         if p.size is not None and p.function is not None and not p.function.jax_own
     ]
-    largest = sorted(sized, key=lambda p: (-p.size.equations, p.index))[:SIZES]  # type: ignore[union-attr]
+    by_size = sorted(sized, key=lambda p: (-p.size.equations, p.index))  # type: ignore[union-attr]
+    largest = list({p.key: p for p in reversed(by_size)}.values())  # each function's largest
+    largest = sorted(largest, key=lambda p: (-p.size.equations, p.index))[:SIZES]  # type: ignore[union-attr]
     tables = []
     for program in largest:
         size = program.size
