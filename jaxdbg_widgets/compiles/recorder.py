@@ -72,10 +72,25 @@ def _read_trace(name: str, frame: Any) -> dict[str, Any]:
 def _traced(reports: tuple[CompileReport, ...], name: str, seconds: float, frame: Any) -> None:
     read = _read_trace(name, frame)
     pending = _pending.__dict__.setdefault("programs", {})
+    staged = []
     for report in reports:
         program = report.add(Program(name=name, **read))
         pending[id(report)] = program
-        report.stage(program, "trace", seconds)
+        staged.append((report, program))
+    _tell(staged, "trace", seconds)
+
+
+def _tell(staged: list[tuple[CompileReport, Program]], stage: str, seconds: float) -> None:
+    """Record ``stage`` in every report; an error a report's listener raises (a guard's
+    ``TooManyCompiles``) is raised once all of them have it, so no report misses a stage."""
+    error: BaseException | None = None
+    for report, program in staged:
+        try:
+            report.stage(program, stage, seconds)
+        except Exception as raised:
+            error = error or raised
+    if error is not None:
+        raise error
 
 
 def _same_program(traced: str, staged: str) -> bool:
@@ -88,12 +103,14 @@ def _staged(
     reports: tuple[CompileReport, ...], stage: str, name: str, seconds: float, frame: Any
 ) -> None:
     pending = _pending.__dict__.setdefault("programs", {})
+    staged = []
     for report in reports:
         program = pending.get(id(report))
         if program is None or program.stages[stage] or not _same_program(program.name, name):
             program = report.add(_untraced(report, name, frame))
             pending[id(report)] = program
-        report.stage(program, stage, seconds)
+        staged.append((report, program))
+    _tell(staged, stage, seconds)
 
 
 def _untraced(report: CompileReport, name: str, frame: Any) -> Program:

@@ -92,3 +92,14 @@ def test_within_the_limit_nothing_is_raised_and_the_program_runs():
         assert f(jnp.ones(2)).tolist() == [11.0, 11.0]
         assert f(jnp.ones(3)).tolist() == [11.0] * 3
     assert report.count("compile") >= 2
+
+
+def test_a_guard_that_raises_leaves_no_other_report_short_of_the_compile():
+    f = jax.jit(lambda x: x - 7)
+    with (
+        jdw.max_compiles(0) as guard,  # the guard starts first, so it is told first
+        jdw.watch_compiles() as report,
+        pytest.raises(jdw.TooManyCompiles),
+    ):
+        f(jnp.ones(2))
+    assert guard.count("compile") == report.count("compile") >= 1

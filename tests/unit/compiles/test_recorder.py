@@ -241,3 +241,26 @@ def test_an_explicit_sharding_change_is_named_as_a_sharding():
 def test_notebook_cells_are_labelled_in_n():
     assert capture.place("<ipython-input-3-5f1c2d>", 2).label == "In[3]:2"
     assert capture.place("/home/me/train.py", 12).label == "train.py:12"
+
+
+def test_a_static_keyword_left_to_its_default_is_said_so():
+    f = jax.jit(lambda x, train=True: x * train, static_argnames="train")
+    with watch_compiles() as report:
+        f(jnp.ones(2))
+        f(jnp.ones(2), train=True)
+    [program] = [p for p in report.recompiles() if not p.function.jax_own]
+    assert program.cause_text() == "train: not passed (its default) → True"
+
+
+def test_without_the_adapter_a_program_keeps_its_name_site_counts_and_seconds(monkeypatch):
+    from jaxdbg_widgets.core import _jax_internals as internals
+
+    monkeypatch.setattr(internals, "_TRACE_CODE", None)  # as when jit-trace-facts fails
+    f = jax.jit(lambda x: x * 13)
+    with watch_compiles() as report:
+        line = _here() + 1
+        f(jnp.ones(2))
+    [program] = [p for p in report.programs if p.name == "<lambda>"]
+    assert program.function is None and program.signature is None
+    assert program.call_site.lineno == line
+    assert program.stages == {"trace": 1, "lower": 1, "compile": 1}
