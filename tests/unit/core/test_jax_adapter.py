@@ -33,6 +33,8 @@ EXPECTED = {
     "nan-recheck-transformed",
     "transposed-rule-lines",
     "nan-check-shard-map",
+    "jit-trace-facts",
+    "trace-context",
 }
 
 
