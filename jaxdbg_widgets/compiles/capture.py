@@ -96,8 +96,9 @@ def arguments(
     names = argument_names(function, args, kwargs)
     leaves: list[Leaf] = []
     statics: list[Static] = []
+    static = {i % len(args) for i in static_argnums if -len(args) <= i < len(args)}
     for i, (name, value) in enumerate(zip(names, args, strict=True)):
-        if i in static_argnums or name in static_argnames:
+        if i in static or name in static_argnames:
             statics.append(static_of(name, value))
         else:
             leaves.extend(_leaves(name, value))

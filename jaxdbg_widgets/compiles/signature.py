@@ -115,6 +115,37 @@ def _unwrap(function: Any) -> tuple[Any, bool]:
     return function, partial
 
 
+def _code(function: Any) -> Any:
+    """The code object of a function, or of a callable object's ``__call__``."""
+    code = getattr(function, "__code__", None)
+    if code is None:  # a callable object: where its class's __call__ is defined
+        code = getattr(vars(type(function)).get("__call__"), "__code__", None)
+    return code
+
+
+def _users_function(function: Any, is_jax_file: Callable[[str], bool], depth: int = 2) -> Any:
+    """The user's function that a JAX-made wrapper closes over (``pmap`` jits a ``_fun`` of its
+    own around it), or ``None``."""
+    for cell in getattr(function, "__closure__", None) or ():
+        try:
+            value = cell.cell_contents
+        except ValueError:  # an empty cell
+            continue
+        # a wrapped function JAX keeps as ``.f`` (pmap's) counts as well as a plain one
+        for candidate in (value, getattr(value, "f", None)):
+            inner = _unwrap(candidate)[0] if callable(candidate) else None
+            code = _code(inner) if inner is not None else None
+            if code is None:
+                continue
+            if not is_jax_file(code.co_filename):
+                return inner
+            if depth > 1:
+                found = _users_function(inner, is_jax_file, depth - 1)
+                if found is not None:
+                    return found
+    return None
+
+
 def function_id(
     function: Any,
     event_name: str,
@@ -123,9 +154,12 @@ def function_id(
 ) -> FunctionId:
     """The identity of ``function`` (as jit received it); ``event_name`` is JAX's name for it."""
     inner, partial = _unwrap(function)
-    code = getattr(inner, "__code__", None)
-    if code is None:  # a callable object: where its class's __call__ is defined
-        code = getattr(vars(type(inner)).get("__call__"), "__code__", None)
+    code = _code(inner)
+    if code is not None and is_jax_file(code.co_filename):
+        users = _users_function(inner, is_jax_file)
+        if users is not None:  # JAX's wrapper may be made anew; the user's function is not
+            function = inner = users
+            code = _code(users)
     filename = code.co_filename if code is not None else "(unknown)"
     lineno = code.co_firstlineno if code is not None else 0
     jax_own = is_jax_file(filename)

@@ -264,3 +264,16 @@ def test_without_the_adapter_a_program_keeps_its_name_site_counts_and_seconds(mo
     assert program.function is None and program.signature is None
     assert program.call_site.lineno == line
     assert program.stages == {"trace": 1, "lower": 1, "compile": 1}
+
+
+def test_pmap_is_named_by_the_users_function_and_a_negative_static_argnum_is_static():
+    pm = jax.pmap(lambda rows: rows * 2)
+    g = jax.jit(lambda x, k: x * k, static_argnums=-1)
+    with watch_compiles() as report:
+        pm(jnp.ones((8, 2)))
+        pm(jnp.ones((8, 3)))
+        g(jnp.ones(2), 3)
+        g(jnp.ones(2), 4)
+    users = [p for p in report.recompiles() if not p.function.jax_own]
+    assert [p.function.defined.label.startswith("test_recorder.py:") for p in users] == [True] * 2
+    assert [p.cause_text() for p in users] == ["args[0]: f32[8,2] → f32[8,3]", "k: 3 → 4"]
