@@ -10,7 +10,14 @@ from __future__ import annotations
 from html import escape
 
 from jaxdbg_widgets.compiles.model import CompileReport
-from jaxdbg_widgets.compiles.view import Table, headline, report_tables
+from jaxdbg_widgets.compiles.view import (
+    Section,
+    Table,
+    causes_table,
+    function_sections,
+    headline,
+    summary_table,
+)
 
 _T = "div.jdw-cmp table"
 STYLE = (
@@ -18,6 +25,7 @@ STYLE = (
     "font-size:var(--jp-ui-font-size1,13px);color:var(--jp-ui-font-color1,#1f1f1f)}"
     ".jdw-cmp-head{font-weight:bold;margin:0 0 4px}"
     ".jdw-cmp-title{margin:8px 0 2px;color:var(--jp-ui-font-color2,#616161)}"
+    ".jdw-cmp details{margin:2px 0 2px 8px}.jdw-cmp summary{cursor:pointer}"
     f"{_T}{{border-collapse:collapse;margin:2px 0;font-size:inherit;color:inherit;border:none}}"
     f"{_T} th{{font-weight:normal;color:var(--jp-ui-font-color2,#616161);padding:2px 6px;"
     "text-align:left;border:none;background:transparent;white-space:nowrap;cursor:pointer}"
@@ -78,15 +86,28 @@ def table_html(table: Table) -> str:
     )
 
 
+def section_html(section: Section) -> str:
+    """One function, folded: its summary opens its programs, causes and largest program's lines."""
+    size = table_html(section.size) if section.size is not None and section.size.rows else ""
+    return (
+        f"<details><summary>{escape(section.summary)}</summary>"
+        f"{table_html(section.programs)}{size}</details>"
+    )
+
+
 def render_html(report: CompileReport) -> str:
-    """The report as one HTML fragment with its own ``<style>`` and sorting script."""
-    tables = report_tables(report)
+    """The report as one HTML fragment with its own ``<style>`` and sorting script: the sums per
+    function and call site, the causes, then each function folded with its programs and sizes."""
+    tables = [t for t in (summary_table(report), causes_table(report)) if t.rows]
+    sections = function_sections(report)
     return "".join(
         [
             '<div class="jdw-cmp">',
             f"<style>{STYLE}</style>",
             f'<div class="jdw-cmp-head">{escape(headline(report))}</div>',
             *(table_html(t) for t in tables),
+            '<div class="jdw-cmp-title">per function (click to open)</div>' if sections else "",
+            *(section_html(s) for s in sections),
             "" if tables else "<div>nothing was traced or compiled</div>",
             f"<script>{_SORT}</script>",
             "</div>",

@@ -119,3 +119,63 @@ def report_tables(report: CompileReport) -> list[Table]:
     """Every table of the report, in reading order; empty tables are left out."""
     tables = [summary_table(report), causes_table(report), *size_tables(report)]
     return [t for t in tables if t.rows]
+
+
+@dataclass(frozen=True)
+class Section:
+    """One function's programs: a one-line summary, each program and its cause, and the size of
+    its largest program (the HTML view folds it under the summary)."""
+
+    summary: str
+    programs: Table
+    size: Table | None
+
+
+def _size_table(program: Program) -> Table | None:
+    size = program.size
+    if size is None:
+        return None
+    rows = [(line.site.label, str(line.equations), line.code) for line in size.lines[:SIZE_LINES]]
+    rows += [
+        (c.site.label, "", f"constant {c.type}, {c.nbytes:,} bytes captured")
+        for c in size.constants[:CONSTANTS]
+    ]
+    title = f"program #{program.index}: {size.equations:,} equations, the largest"
+    return Table(title, ("line", "equations", "code"), tuple(rows), (False, True, False))
+
+
+def function_sections(report: CompileReport) -> list[Section]:
+    """Per function, most time first: its programs with their causes, and what makes the
+    largest one big."""
+    grouped: dict[tuple[str, str, int], list[Program]] = {}
+    for program in list(report.programs):
+        grouped.setdefault(program.key, []).append(program)
+    sections = []
+    for programs in sorted(grouped.values(), key=lambda ps: -sum(p.total for p in ps)):
+        first = programs[0]
+        defined = first.function.defined.label if first.function else "(unknown)"
+        again = sum(not p.first for p in programs)
+        summary = (
+            f"{_program_name(first)} ({defined}): {len(programs)} programs, {again} after the "
+            f"first, {seconds(sum(p.total for p in programs))}"
+        )
+        rows = tuple(
+            (
+                f"#{p.index}",
+                p.call_site.label,
+                "/".join(str(p.stages[s]) for s in STAGES),
+                seconds(p.total),
+                p.cause_text(),
+            )
+            for p in programs
+        )
+        table = Table(
+            "programs",
+            ("program", "called at", "traced/lowered/compiled", "seconds", "cause"),
+            rows,
+            (False, False, True, True, False),
+        )
+        sized = [p for p in programs if p.size is not None]
+        largest = max(sized, key=lambda p: (p.size.equations, -p.index)) if sized else None  # type: ignore[union-attr]
+        sections.append(Section(summary, table, _size_table(largest) if largest else None))
+    return sections

@@ -55,3 +55,22 @@ def test_names_are_escaped():
     html = render_html(report)
     assert "<b>x</b>" not in html and "&lt;b&gt;x&lt;/b&gt;:1" in html
     assert "&lt;lambda&gt;" in html
+
+
+def loop(x):
+    for _ in range(20):
+        x = jnp.cos(x)  # the unrolled line
+    return x
+
+
+def test_each_function_folds_its_programs_causes_and_largest_program_lines():
+    with watch_compiles() as report:
+        f = jax.jit(loop)
+        f(jnp.ones(2))
+        f(jnp.ones(5))
+    html = report.to_html()
+    [section] = [s for s in html.split("<details>")[1:] if s.startswith("<summary>loop (")]
+    assert "2 programs, 1 after the first" in section
+    assert "x: f32[2] → f32[5]" in section
+    assert '<td class="jdw-cmp-code">x = jnp.cos(x)  # the unrolled line</td>' in section
+    assert ">20</td>" in section
