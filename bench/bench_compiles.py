@@ -5,12 +5,16 @@ Run with ``python -m bench compiles``.
 
 from __future__ import annotations
 
+import logging
+import re
 import time
 
 import jax
 from jax import numpy as jnp
 
+import jaxdbg_widgets as jdw
 from bench.report import Row, race
+from bench.six_causes import run_six_causes
 from jaxdbg_widgets.compiles import recorder
 from jaxdbg_widgets.compiles.model import CompileReport
 
@@ -97,6 +101,40 @@ def _listener_share(x) -> tuple[float, float]:
     return ours[len(ours) // 2], theirs[len(theirs) // 2]
 
 
+_JAX_NAMES_IT = re.compile(r"\* at (?!input path)[A-Za-z_]|differs:|defined on the same line")
+"""A JAX explanation that names the cause: an argument by name, a context value, a function
+made again; ``at input path [1]`` (a position in JAX's flattened arguments) does not count."""
+
+
+class _Messages(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__()
+        self.messages: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.messages.append(record.getMessage())
+
+
+def _causes_named() -> tuple[int, int, int]:
+    """Of the notebook loop's retraces, how many our report names by argument path (or by the
+    function or context value) and how many ``jax_explain_cache_misses`` does."""
+    handler = _Messages()
+    logging.getLogger("jax").addHandler(handler)
+    try:
+        with jdw.watch_compiles() as report, jax.explain_cache_misses(True):
+            run_six_causes()
+    finally:
+        logging.getLogger("jax").removeHandler(handler)
+    retraces = [p for p in report.recompiles() if not p.function.jax_own]
+    explained = [m for m in handler.messages if "TRACING CACHE MISS" in m and "never seen" not in m]
+    explained += [m for m in handler.messages if "defined on the same line" in m]
+    return (
+        sum(bool(p.cause) for p in retraces),
+        sum(bool(_JAX_NAMES_IT.search(m)) for m in explained),
+        len(retraces),
+    )
+
+
 def run() -> list[Row]:
     step = _step()
     w, x = jnp.ones((64, 64)) / 64, jnp.ones((8, 64))
@@ -118,8 +156,19 @@ def run() -> list[Row]:
     _miss(v, False)()  # warm the eager operations both sides use
     misses = race({"watching": _miss(v, True), "plain": _miss(v, False)}, rounds=ROUNDS)
     spent, jax_seconds = _listener_share(v)
+    ours_named, jax_named, retraces = _causes_named()
     command = "python -m bench compiles"
     return [
+        Row(
+            f"the notebook's six causes ({retraces} retraces): causes named by argument path",
+            ours_named,
+            jax_named,
+            "",
+            "jax_explain_cache_misses",
+            f"all {retraces}",
+            ours_named == retraces,
+            command,
+        ),
         Row(
             f"{CALLS:,} cached calls of a jitted step",
             hits["watching"],
