@@ -110,8 +110,13 @@ def arguments(
     return tuple(leaves), tuple(statics)
 
 
+_contexts: dict[tuple[tuple[str, str, int], ...], tuple[tuple[str, str, int], ...]] = {}
+"""Each distinct context once: a kernel's thousands of programs mostly share one."""
+CONTEXTS_KEPT = 256
+
+
 def context() -> tuple[tuple[str, str, int], ...]:
-    """JAX's tracing context as ``(name, text, hash)``."""
+    """JAX's tracing context as ``(name, text, hash)``, shared with every equal one."""
     found = []
     for name, value in internals.trace_context():
         try:
@@ -119,7 +124,10 @@ def context() -> tuple[tuple[str, str, int], ...]:
         except TypeError:
             hashed = hash(short(value))
         found.append((name, short(value), hashed))
-    return tuple(found)
+    key = tuple(found)
+    if len(_contexts) >= CONTEXTS_KEPT and key not in _contexts:
+        _contexts.clear()
+    return _contexts.setdefault(key, key)
 
 
 def function_of(facts: internals.TraceFacts, name: str) -> FunctionId:

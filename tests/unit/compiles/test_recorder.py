@@ -277,3 +277,12 @@ def test_pmap_is_named_by_the_users_function_and_a_negative_static_argnum_is_sta
     users = [p for p in report.recompiles() if not p.function.jax_own]
     assert [p.function.defined.label.startswith("test_recorder.py:") for p in users] == [True] * 2
     assert [p.cause_text() for p in users] == ["args[0]: f32[8,2] → f32[8,3]", "k: 3 → 4"]
+
+
+def test_programs_traced_in_one_context_share_one_context_record():
+    f = jax.jit(lambda x: x + 4)
+    with watch_compiles() as report:
+        f(jnp.ones(2))
+        f(jnp.ones(3))
+    first, second = [p.signature for p in report.programs if p.name == "<lambda>"]
+    assert first.context is second.context
