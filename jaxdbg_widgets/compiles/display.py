@@ -8,14 +8,17 @@ from __future__ import annotations
 
 from typing import Any
 
+from jaxdbg_widgets._kernel.shell import running_kernel
 from jaxdbg_widgets.compiles.html import render_html
 from jaxdbg_widgets.compiles.model import CompileReport
+from jaxdbg_widgets.compiles.standalone import standalone_report
 from jaxdbg_widgets.compiles.text import render_text
 
 
 class CompileReportView(CompileReport):
-    """Every trace and compile, its call site, cost and cause; HTML in a notebook (a sortable
-    table), text in a terminal (``print``)."""
+    """Every trace and compile, its call site, cost and cause: in a notebook a sortable table
+    whose rows open their programs, causes and source lines (kept in the output, so it draws
+    after a save or restart); static HTML elsewhere; text in a terminal (``print``)."""
 
     def to_text(self) -> str:
         return render_text(self)
@@ -30,4 +33,6 @@ class CompileReportView(CompileReport):
         return self.to_text()
 
     def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, str]:
+        if running_kernel() is not None:
+            return standalone_report(self)._repr_mimebundle_(**kwargs)
         return {"text/plain": self.to_text(), "text/html": self.to_html()}

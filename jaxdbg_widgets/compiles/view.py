@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from jaxdbg_widgets.compiles.model import STAGES, CompileReport, Program
+from jaxdbg_widgets.compiles.schema import CompileLine, CompilesView
 
 SIZES = 5
 """How many programs' sizes are shown: the largest by equations, one per function."""
@@ -179,3 +180,52 @@ def function_sections(report: CompileReport) -> list[Section]:
         largest = max(sized, key=lambda p: (p.size.equations, -p.index)) if sized else None  # type: ignore[union-attr]
         sections.append(Section(summary, table, _size_table(largest) if largest else None))
     return sections
+
+
+def _lines(program: Program) -> list[CompileLine]:
+    size = program.size
+    if size is None:
+        return []
+    lines: list[CompileLine] = [
+        {"label": line.site.label, "equations": line.equations, "code": line.code}
+        for line in size.lines[:SIZE_LINES]
+    ]
+    lines += [
+        {
+            "label": c.site.label,
+            "equations": 0,
+            "code": f"constant {c.type}, {c.nbytes:,} bytes captured",
+        }
+        for c in size.constants[:CONSTANTS]
+    ]
+    return lines
+
+
+def compiles_view(report: CompileReport) -> CompilesView:
+    """The report as the JSON the page view draws (same texts as the text and HTML views)."""
+    programs = list(report.programs)
+    return {
+        "headline": headline(report),
+        "rows": [
+            {
+                "name": row.name,
+                "defined": row.defined.label,
+                "call_site": row.call_site.label,
+                "counts": [row.counts[s] for s in STAGES],
+                "seconds": [row.seconds[s] for s in STAGES],
+                "programs": list(row.programs),
+            }
+            for row in report.rows()
+        ],
+        "programs": [
+            {
+                "index": p.index,
+                "call_site": p.call_site.label,
+                "stages": [p.stages[s] for s in STAGES],
+                "seconds": p.total,
+                "cause": p.cause_text(),
+                "lines": _lines(p),
+            }
+            for p in programs
+        ],
+    }

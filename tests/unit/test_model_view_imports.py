@@ -30,6 +30,7 @@ MODELS = (
 VIEWS = (
     "jaxdbg_widgets.compiles.display",
     "jaxdbg_widgets.compiles.html",
+    "jaxdbg_widgets.compiles.standalone",
     "jaxdbg_widgets.compiles.text",
     "jaxdbg_widgets.compiles.view",
     "jaxdbg_widgets.memory.display",

@@ -74,3 +74,26 @@ def test_each_function_folds_its_programs_causes_and_largest_program_lines():
     assert "x: f32[2] → f32[5]" in section
     assert '<td class="jdw-cmp-code">x = jnp.cos(x)  # the unrolled line</td>' in section
     assert ">20</td>" in section
+
+
+def test_the_page_view_state_has_the_declared_shape_and_draws_after_a_restart():
+    from jaxdbg_widgets.compiles import schema
+    from jaxdbg_widgets.compiles.standalone import standalone_report
+    from jaxdbg_widgets.compiles.view import compiles_view
+
+    from ..widget_schema import problems
+
+    with watch_compiles() as report:
+        f = jax.jit(loop)
+        f(jnp.ones(11))
+        f(jnp.ones(12))
+    seen: set[str] = set()
+    view = compiles_view(report)
+    assert problems({"view": view, "row": -1}, schema.CompilesModel, seen=seen) == []
+    assert {"CompileLine.code", "CompileProgram.cause", "CompileRow.programs"} <= seen
+    [program] = [p for p in view["programs"] if p["cause"] == "x: f32[11] → f32[12]"]
+    assert program["lines"][0]["code"] == "x = jnp.cos(x)  # the unrolled line"
+    output = standalone_report(report)
+    assert "application/vnd.jupyter.widget-view+json" not in output._repr_mimebundle_()
+    assert 'class="jdw-standalone-static"' in output.html and "x: f32[11] → f32[12]" in output.html
+    assert output.html == standalone_report(report).html  # the same bytes every time
