@@ -70,6 +70,7 @@ class _Guard:
         self.lock = threading.Lock()
 
     def _check(self, program: Program, stage: str) -> None:
+        """Raise at the compile that takes a function past the limit (JAX's own ops aside)."""
         if stage != "compile" or (program.function is not None and program.function.jax_own):
             return
         count = self.report.compiles_of(program.key)
@@ -115,6 +116,7 @@ class max_compiles:
         self._guard.__exit__(*exc)
 
     def __call__(self, function: F) -> F:
+        """Guard every call of ``function``, counting over all of them."""
         guard = _Guard(self.n)
 
         @functools.wraps(function)

@@ -81,6 +81,7 @@ def leaf(path: str, value: Any) -> Leaf:
 
 
 def _leaves(prefix: str, value: Any) -> list[Leaf]:
+    """Every leaf under ``value`` (``None`` kept as a leaf), named ``prefix`` plus its key path."""
     flat, _ = jax.tree_util.tree_flatten_with_path(value, is_leaf=lambda v: v is None)
     return [leaf(prefix + jax.tree_util.keystr(path), x) for path, x in flat]
 

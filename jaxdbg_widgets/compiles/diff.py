@@ -25,6 +25,7 @@ class Difference:
     hint: str = ""
 
     def text(self) -> str:
+        """``path: before → after``, with the hint in brackets."""
         change = f"{self.path}: {self.before}{ARROW}{self.after}"
         return f"{change} ({self.hint})" if self.hint else change
 
@@ -41,6 +42,7 @@ def _type_kind(before: str, after: str) -> str:
 
 
 def _leaf_differences(new: Signature, old: Signature) -> list[Difference]:
+    """Leaves whose type, weak type or sharding changed, and keys that appeared or went."""
     found = []
     old_leaves = {leaf.path: leaf for leaf in old.leaves}
     new_leaves = {leaf.path: leaf for leaf in new.leaves}
@@ -75,6 +77,7 @@ def _leaf_differences(new: Signature, old: Signature) -> list[Difference]:
 
 
 def _static_differences(new: Signature, old: Signature) -> list[Difference]:
+    """Static arguments whose value (or hash) changed, or that were passed or left out."""
     found = []
     old_statics = {s.path: s for s in old.statics}
     for static in new.statics:
@@ -101,6 +104,7 @@ def _static_differences(new: Signature, old: Signature) -> list[Difference]:
 
 
 def _function_differences(new: Signature, old: Signature) -> list[Difference]:
+    """A new object of the same function, unless JAX made it (its eager ops)."""
     if new.function.jax_own or new.function.same_object(old.function):
         return []  # JAX builds its eager operations' functions anew on purpose
     what = "functools.partial" if new.function.partial else "function object"
@@ -116,6 +120,7 @@ def _function_differences(new: Signature, old: Signature) -> list[Difference]:
 
 
 def _context_differences(new: Signature, old: Signature) -> list[Difference]:
+    """Config values and context managers in JAX's cache key that changed."""
     before = {name: (text, hashed) for name, text, hashed in old.context}
     return [
         Difference("context", name, before[name][0], text, "a config value or context manager")

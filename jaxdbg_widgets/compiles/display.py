@@ -21,9 +21,11 @@ class CompileReportView(CompileReport):
     after a save or restart); static HTML elsewhere; text in a terminal (``print``)."""
 
     def to_text(self) -> str:
+        """The report as text."""
         return render_text(self)
 
     def to_html(self) -> str:
+        """The report as static HTML."""
         return render_html(self)
 
     def __str__(self) -> str:

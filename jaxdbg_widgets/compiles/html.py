@@ -57,6 +57,7 @@ def _sort_value(text: str) -> str | None:
 
 
 def _cell(text: str, numeric: bool, code: bool) -> str:
+    """One ``<td>``: numbers right-aligned with the value they sort by, code in monospace."""
     classes = []
     if numeric:
         classes.append("jdw-cmp-num")

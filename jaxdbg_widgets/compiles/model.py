@@ -16,6 +16,9 @@ from jaxdbg_widgets.compiles.diff import Difference, closest
 from jaxdbg_widgets.compiles.signature import UNKNOWN_SITE, FunctionId, Signature, Site
 
 STAGES = ("trace", "lower", "compile")
+COMPARED = 64
+"""A retrace is compared with at most this many of its function's latest signatures, so a
+function traced thousands of times costs no more per trace."""
 
 
 @dataclass(frozen=True)
@@ -72,6 +75,7 @@ class Program:
 
     @property
     def total(self) -> float:
+        """Seconds over every stage."""
         return sum(self.seconds.values())
 
     def cause_text(self) -> str:
@@ -96,6 +100,7 @@ class Row:
 
     @property
     def total(self) -> float:
+        """Seconds over every stage."""
         return sum(self.seconds.values())
 
 
@@ -140,7 +145,7 @@ class CompileReport:
                 return program
             earlier = [p for p in self.programs if p.key == program.key and p.stages["trace"]]
             if earlier and program.signature is not None:
-                signed = [p for p in earlier if p.signature is not None]
+                signed = [p for p in earlier if p.signature is not None][-COMPARED:]
                 found = closest(program.signature, [p.signature for p in signed])
                 program.first = False
                 if found is not None:
@@ -193,6 +198,7 @@ class CompileReport:
 
     @property
     def total_seconds(self) -> float:
+        """Seconds JAX spent in every stage of every program."""
         return sum(p.total for p in list(self.programs))
 
     def count(self, stage: str) -> int:

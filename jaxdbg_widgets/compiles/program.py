@@ -49,6 +49,7 @@ def user_site(eqn: Any, place: Callable[[str, int], Site]) -> Site:
 
 
 def _count(jaxpr: Any, counts: Counter[tuple[str, int] | None]) -> int:
+    """Count ``jaxpr``'s equations (sub-jaxprs included) per user line into ``counts``."""
     total = 0
     for eqn in jaxpr.eqns:
         counts[_user_line(eqn)] += 1
@@ -59,6 +60,7 @@ def _count(jaxpr: Any, counts: Counter[tuple[str, int] | None]) -> int:
 
 
 def _constants(closed: Any, place: Callable[[str, int], Site], limit: int) -> list[Constant]:
+    """The captured constants of at least ``limit`` bytes and the line using each, biggest first."""
     jaxpr = closed.jaxpr
     large = {
         var: const
@@ -76,6 +78,7 @@ def _constants(closed: Any, place: Callable[[str, int], Site], limit: int) -> li
 
 
 def _type(value: Any) -> str:
+    """``float32[3,4]`` for an array."""
     shape = ",".join(str(d) for d in getattr(value, "shape", ()))
     return f"{getattr(value, 'dtype', '?')}[{shape}]"
 

@@ -39,6 +39,7 @@ class CaptureFailed(Exception):
 
 
 def _listen(event: str, duration: float, **kwargs: Any) -> None:
+    """JAX's duration listener: a trace, lowering or compile just ended on this thread."""
     stage = EVENTS.get(event)
     reports = _active
     if stage is None or not reports:
@@ -70,6 +71,7 @@ def _read_trace(name: str, frame: Any) -> dict[str, Any]:
 
 
 def _traced(reports: tuple[CompileReport, ...], name: str, seconds: float, frame: Any) -> None:
+    """Give every report a new program for the trace that just ended."""
     read = _read_trace(name, frame)
     pending = _pending.__dict__.setdefault("programs", {})
     staged = []
@@ -102,6 +104,7 @@ def _same_program(traced: str, staged: str) -> bool:
 def _staged(
     reports: tuple[CompileReport, ...], stage: str, name: str, seconds: float, frame: Any
 ) -> None:
+    """Add a lowering's or compile's seconds to the program traced for it (or a new one)."""
     pending = _pending.__dict__.setdefault("programs", {})
     staged = []
     for report in reports:
@@ -137,6 +140,7 @@ def _untraced(report: CompileReport, name: str, frame: Any) -> Program:
 
 
 def _unregister() -> None:
+    """Remove the listener with JAX's public unregister, where this JAX has one."""
     unregister = getattr(jax.monitoring, "unregister_event_duration_listener", None)
     if unregister is not None:
         unregister(_listen)
@@ -155,6 +159,7 @@ def start(report: CompileReport) -> Callable[[], None]:
             _registered = True
 
     def stop() -> None:
+        """Stop feeding the report; the last one to stop removes the listener."""
         global _active, _registered
         with _lock:
             _active = tuple(r for r in _active if r is not report)

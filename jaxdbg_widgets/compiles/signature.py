@@ -44,6 +44,7 @@ class FunctionId:
 
     @property
     def key(self) -> tuple[str, str, int]:
+        """Name and definition site: one function across the objects built there."""
         return (self.name, self.defined.filename, self.defined.lineno)
 
     def same_object(self, other: FunctionId) -> bool:
@@ -65,6 +66,7 @@ class Leaf:
     none: bool = False
 
     def text(self) -> str:
+        """``f32[3]``, marked weak for a Python scalar, or ``None``."""
         if self.none:
             return "None"
         weak = " (weak: a Python scalar)" if self.weak else ""

@@ -10,18 +10,15 @@ CELL = 60
 
 
 def _cell(text: str) -> str:
+    """A cell cut to ``CELL`` characters."""
     return text if len(text) <= CELL else text[: CELL - 1] + "…"
-
-
-def _last_cell(text: str) -> str:
-    return text  # the last column (a cause) is shown whole: it is what the table is for
 
 
 def table_text(table: Table) -> str:
     """One table: its title, a header and its rows, columns aligned."""
     last = len(table.header) - 1
     cells = [
-        tuple(_last_cell(c) if i == last else _cell(c) for i, c in enumerate(row))
+        tuple(c if i == last else _cell(c) for i, c in enumerate(row))  # a cause is shown whole
         for row in (table.header, *table.rows)
     ]
     widths = [max(len(row[i]) for row in cells) for i in range(last)]

@@ -64,6 +64,7 @@ def summary_table(report: CompileReport) -> Table:
 
 
 def _program_name(program: Program) -> str:
+    """The user's name for a program's function (JAX's name when unknown)."""
     return program.function.name if program.function is not None else program.name
 
 
@@ -133,6 +134,7 @@ class Section:
 
 
 def _size_table(program: Program) -> Table | None:
+    """The lines and constants of one program, biggest first; ``None`` without a size."""
     size = program.size
     if size is None:
         return None
@@ -183,6 +185,7 @@ def function_sections(report: CompileReport) -> list[Section]:
 
 
 def _lines(program: Program) -> list[CompileLine]:
+    """A program's biggest lines and large constants, as the page view lists them."""
     size = program.size
     if size is None:
         return []
