@@ -286,3 +286,22 @@ def test_programs_traced_in_one_context_share_one_context_record():
         f(jnp.ones(3))
     first, second = [p.signature for p in report.programs if p.name == "<lambda>"]
     assert first.context is second.context
+
+
+def test_a_trace_on_another_thread_is_recorded_with_that_threads_call_site():
+    import threading
+
+    f = jax.jit(lambda x: x * 17)
+    lines = []
+
+    def work():
+        lines.append(_here() + 1)
+        f(jnp.ones(2)).block_until_ready()
+
+    with watch_compiles() as report:
+        thread = threading.Thread(target=work)
+        thread.start()
+        thread.join()
+    [program] = [p for p in report.programs if p.name == "<lambda>"]
+    assert program.call_site.lineno == lines[0]
+    assert program.stages == {"trace": 1, "lower": 1, "compile": 1}
