@@ -69,7 +69,7 @@ def _miss(x, watching: bool):
     return run
 
 
-def _listener_share(x) -> tuple[float, float]:
+def _listener_share(x, *, hlo: bool = False) -> tuple[float, float]:
     """Seconds the recorder spends per miss, and the seconds JAX spends tracing, lowering and
     compiling that miss (as JAX reports them), medians over ``ROUNDS`` misses."""
     ours, theirs = [], []
@@ -84,7 +84,7 @@ def _listener_share(x) -> tuple[float, float]:
 
     for _ in range(ROUNDS):
         spent = [0.0]
-        report = CompileReport()
+        report = CompileReport(hlo=hlo)
         jax.monitoring.register_event_duration_secs_listener(timed_listen)
         recorder._listen = lambda *a, **k: None  # the timed copy does the work this round
         stop = recorder.start(report)
@@ -156,6 +156,7 @@ def run() -> list[Row]:
     _miss(v, False)()  # warm the eager operations both sides use
     misses = race({"watching": _miss(v, True), "plain": _miss(v, False)}, rounds=ROUNDS)
     spent, jax_seconds = _listener_share(v)
+    spent_hlo, jax_seconds_hlo = _listener_share(v, hlo=True)
     ours_named, jax_named, retraces = _causes_named()
     command = "python -m bench compiles"
     return [
@@ -207,6 +208,16 @@ def run() -> list[Row]:
             "JAX's own stages",
             "<= 5% of JAX's",
             spent <= 0.05 * jax_seconds,
+            command,
+        ),
+        Row(
+            "the same with StableHLO operations per line (watch_compiles(hlo=True))",
+            spent_hlo,
+            jax_seconds_hlo,
+            "s",
+            "JAX's own stages",
+            "<= 15% of JAX's (opt-in)",
+            spent_hlo <= 0.15 * jax_seconds_hlo,
             command,
         ),
     ]

@@ -9,10 +9,12 @@ import { element, keepKeys } from "./dom.js";
 // agree.
 
 /**
- * One user line of a program: its label, equations and code (`equations` 0: a constant).
+ * One user line of a program: its label, jaxpr equations, StableHLO operations (0: not
+ * counted) and code (`equations` 0: a constant).
  * @typedef {Object} CompileLine
  * @property {string} label
  * @property {number} equations
+ * @property {number} hlo
  * @property {string} code
  */
 
@@ -124,7 +126,8 @@ function rowsTable(view, open, sort, onSort, onOpen) {
 function lineList(program, shown, onLine) {
   const list = element("div", "jdw-cmp-lines");
   program.lines.forEach((line, i) => {
-    const size = line.equations ? `${line.equations} equations` : "constant";
+    const hlo = line.hlo ? ` · ${line.hlo} HLO ops` : "";
+    const size = line.equations ? `${line.equations} equations${hlo}` : "constant";
     const item = element("div", "jdw-cmp-line", `${line.label} · ${size}`);
     item.setAttribute("tabindex", "0");
     item.addEventListener("click", () => onLine(i));

@@ -33,14 +33,16 @@ class TooManyCompiles(RuntimeError):
 
 
 @contextmanager
-def watch_compiles() -> Iterator[CompileReportView]:
+def watch_compiles(*, hlo: bool = False) -> Iterator[CompileReportView]:
     """Record every trace, lowering and compile inside the block, on any thread: per function
     and call site the counts, the seconds per stage and the cause of each retrace.
 
     Works for anything JAX compiles through ``jit`` (``pjit``, ``shard_map`` and ``pmap`` under
     ``jit``, ``nnx.jit``, ``eqx.filter_jit``), plus JAX's own eager operations. Cached calls
     cost nothing: JAX tells the recorder only when it traces or compiles. The yielded report is
-    live; it displays as text in a terminal and HTML in a notebook. Nesting it in itself on one
+    live; it displays as text in a terminal and HTML in a notebook. With ``hlo=True`` each
+    program's StableHLO operations are counted per source line too (a miss then costs the
+    recorder up to about 15% of JAX's own time, against 2% without). Nesting it in itself on one
     thread raises RuntimeError (read the outer report instead).
     """
     if getattr(_watching, "depth", 0):
@@ -48,7 +50,9 @@ def watch_compiles() -> Iterator[CompileReportView]:
             "watch_compiles is already watching on this thread: one block at a time "
             "(the outer report sees everything inside)"
         )
-    report = CompileReportView()
+    if not isinstance(hlo, bool):
+        raise TypeError(f"watch_compiles(hlo=...) takes True or False, got {hlo!r}")
+    report = CompileReportView(hlo=hlo)
     stop = recorder.start(report)
     _watching.depth = 1
     try:

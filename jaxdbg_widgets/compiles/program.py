@@ -3,8 +3,10 @@ constants it captured, biggest first (a Python ``for`` over 300 steps shows as o
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import linecache
+import re
 from collections import Counter
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -99,3 +101,74 @@ def program_size(
         for site, n in sorted(counts.items(), key=lambda item: (-item[1], item[0].label))[:LINES]
     )
     return ProgramSize(total, lines, tuple(_constants(closed, place, constant_bytes)))
+
+
+_LOCATION_FRAME = re.compile(r'"([^"]*)"\("([^"]+)":(\d+):')
+"""One frame of an MLIR location: ``"function"("file":line:column``."""
+
+
+def _operations(operation: Any) -> Iterator[Any]:
+    """Every operation nested in an MLIR operation's regions, depth first."""
+    for region in operation.regions:
+        for block in region.blocks:
+            for inner in block.operations:
+                yield inner
+                yield from _operations(inner.operation)
+
+
+def _location_frame(location: str) -> tuple[str, str, int] | None:
+    """The function, file and line of the innermost user frame in an MLIR location."""
+    for function, filename, lineno in _LOCATION_FRAME.findall(location):
+        if not _internal_file(filename):
+            return function, filename, int(lineno)
+    return None
+
+
+def _hlo_line(location: str, caller: tuple[str, int] | None, name: str) -> tuple[str, int] | None:
+    """The user line an operation comes from; ``None`` for one located at the jit's call site
+    in a function other than the traced one (the constants and plumbing JAX adds there)."""
+    frame = _location_frame(location)
+    if frame is None:
+        return None
+    function, filename, lineno = frame
+    if (filename, lineno) == caller and function != name:
+        return None
+    return filename, lineno
+
+
+def with_hlo(
+    size: ProgramSize | None,
+    module: Any,
+    place: Callable[[str, int], Site],
+    *,
+    caller: Site | None = None,
+    name: str = "",
+) -> ProgramSize | None:
+    """``size`` with the StableHLO operations of its lowered ``module`` counted per user line
+    (a new size when the trace gave none); ``size`` as it was when ``module`` is not one.
+
+    ``caller`` is the jit's call site and ``name`` the traced function's name: operations JAX
+    locates at the call site, outside that function, belong to no line.
+    """
+    operation = getattr(module, "operation", None)
+    if operation is None:
+        return size
+    at = (caller.filename, caller.lineno) if caller is not None else None
+    raw: Counter[tuple[str, int] | None] = Counter()
+    for op in _operations(operation):
+        raw[_hlo_line(str(op.location), at, name)] += 1
+    counts: dict[Site, int] = {}
+    for line, n in raw.items():
+        site = UNKNOWN_SITE if line is None else place(*line)
+        counts[site] = counts.get(site, 0) + n
+    base = size if size is not None else ProgramSize(0, (), ())
+    known = {line.site for line in base.lines}
+    lines = (
+        tuple(dataclasses.replace(line, hlo=counts.get(line.site, 0)) for line in base.lines)
+        + tuple(
+            LineSize(site, 0, linecache.getline(site.filename, site.lineno).strip(), n)
+            for site, n in sorted(counts.items(), key=lambda item: -item[1])
+            if site not in known and site is not UNKNOWN_SITE
+        )[: max(0, LINES - len(base.lines))]
+    )
+    return dataclasses.replace(base, lines=lines, hlo=sum(raw.values()))

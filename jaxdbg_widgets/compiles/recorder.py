@@ -16,8 +16,8 @@ from typing import Any
 import jax
 
 from jaxdbg_widgets.compiles import capture
-from jaxdbg_widgets.compiles.model import NOT_TRACED, CompileReport, Program
-from jaxdbg_widgets.compiles.program import program_size
+from jaxdbg_widgets.compiles.model import NOT_TRACED, CompileReport, Program, ProgramSize
+from jaxdbg_widgets.compiles.program import program_size, with_hlo
 from jaxdbg_widgets.core import _jax_internals as internals
 
 EVENTS = {
@@ -106,14 +106,28 @@ def _staged(
 ) -> None:
     """Add a lowering's or compile's seconds to the program traced for it (or a new one)."""
     pending = _pending.__dict__.setdefault("programs", {})
+    wanted = stage == "lower" and any(report.hlo for report in reports)
+    module = internals.lowered_module(frame) if wanted else None
     staged = []
     for report in reports:
         program = pending.get(id(report))
         if program is None or program.stages[stage] or not _same_program(program.name, name):
             program = report.add(_untraced(report, name, frame))
             pending[id(report)] = program
+        if module is not None and report.hlo:
+            program.size = _sized(program, module)
         staged.append((report, program))
     _tell(staged, stage, seconds)
+
+
+def _sized(program: Program, module: Any) -> ProgramSize | None:
+    """The program's size with the lowered module's operations per line; as it was if that
+    fails."""
+    name = program.function.name if program.function else program.name  # a qualname, as in MLIR
+    try:
+        return with_hlo(program.size, module, capture.place, caller=program.call_site, name=name)
+    except Exception:  # sizing is a nicety: a module this JAX shapes differently is skipped
+        return program.size
 
 
 def _untraced(report: CompileReport, name: str, frame: Any) -> Program:

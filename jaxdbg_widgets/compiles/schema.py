@@ -12,10 +12,12 @@ __all__ = ["CompileLine", "CompileProgram", "CompileRow", "CompilesModel", "Comp
 
 
 class CompileLine(TypedDict):
-    """One user line of a program: its label, equations and code (``equations`` 0: a constant)."""
+    """One user line of a program: its label, jaxpr equations, StableHLO operations (0: not
+    counted) and code (``equations`` 0: a constant)."""
 
     label: str
     equations: int
+    hlo: int
     code: str
 
 

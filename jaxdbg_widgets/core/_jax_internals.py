@@ -1303,3 +1303,45 @@ def trace_context() -> tuple[tuple[str, Any], ...]:
         (name, getattr(jax.config, name, None))
         for name in ("jax_enable_x64", "jax_default_matmul_precision", "jax_default_device")
     )
+
+
+# --- the StableHLO module a jit lowering just made (jdw.watch_compiles) ---------------------
+
+_pxla = _module("interpreters.pxla")
+
+
+_LOWERING = "_cached_lowering_to_hlo"
+"""JAX's lowering function; it is cached (a ``WeakrefLRUCache``), so its frame is known by name
+and file, and its source is read from its module."""
+
+
+def _probe_lowered_module() -> None:
+    _needs(_pxla, _LOWERING)
+    source = inspect.getsource(_pxla)
+    start = source.find(f"\ndef {_LOWERING}(")
+    body = source[start : source.find("\ndef ", start + 1)] if start >= 0 else ""
+    for needed in ("JAXPR_TO_MLIR_MODULE_EVENT", "lowering_result = mlir.lower_jaxpr_to_module"):
+        if needed not in body:
+            raise TypeError(f"pxla.{_LOWERING} no longer has {needed!r}")
+
+
+LOWERED_MODULE = _check(
+    "jit-lowered-module",
+    "watch_compiles counting each program's StableHLO operations per user line "
+    "(else jaxpr equations only)",
+    _probe_lowered_module,
+)
+_LOWERING_FILE = _pxla.__file__ if LOWERED_MODULE else None
+
+
+def lowered_module(frame: FrameType | None) -> Any:
+    """The MLIR module of the lowering in progress at or above ``frame`` (read while JAX records
+    the end of a lowering); ``None`` when there is none or this JAX cannot say."""
+    if _LOWERING_FILE is None:
+        return None
+    while frame is not None and (
+        frame.f_code.co_name != _LOWERING or frame.f_code.co_filename != _LOWERING_FILE
+    ):
+        frame = frame.f_back
+    result = frame.f_locals.get("lowering_result") if frame is not None else None
+    return getattr(result, "module", None)

@@ -23,12 +23,13 @@ function reportView() {
     ],
     programs: [
       { index: 0, call_site: "In[3]:4", stages: [1, 1, 1], seconds: 0.03, cause: "first call",
-        lines: [{ label: "In[2]:3", equations: 40, code: "for i in range(20): x = f(x)" }] },
+        lines: [{ label: "In[2]:3", equations: 40, hlo: 52, code: "for i in range(20): x = f(x)" }] },
       { index: 1, call_site: "In[3]:4", stages: [1, 1, 1], seconds: 0.042,
         cause: "batch: f32[32,3] → f32[7,3]",
         lines: [
-          { label: "In[2]:3", equations: 40, code: "for i in range(20): x = f(x)" },
-          { label: "In[2]:5", equations: 0, code: "constant float32[1000], 4,000 bytes captured" },
+          { label: "In[2]:3", equations: 40, hlo: 0, code: "for i in range(20): x = f(x)" },
+          { label: "In[2]:5", equations: 0, hlo: 0,
+            code: "constant float32[1000], 4,000 bytes captured" },
         ] },
       { index: 2, call_site: "In[3]:7", stages: [1, 1, 1], seconds: 0.018, cause: "first call",
         lines: [] },
@@ -73,7 +74,7 @@ test("a row click opens its programs with their causes; a line click shows its c
   assert.deepEqual(causes, ["first call", "batch: f32[32,3] → f32[7,3]"]);
   assert.equal(root.querySelector(".jdw-cmp-code"), null);
   const lines = root.querySelectorAll(".jdw-cmp-line");
-  assert.deepEqual(lines.map((l) => l.textContent), ["In[2]:3 · 40 equations",
+  assert.deepEqual(lines.map((l) => l.textContent), ["In[2]:3 · 40 equations · 52 HLO ops",
     "In[2]:3 · 40 equations", "In[2]:5 · constant"]);
   lines[2].click();
   assert.equal(root.querySelector(".jdw-cmp-code").textContent,

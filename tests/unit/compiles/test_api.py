@@ -28,6 +28,14 @@ def test_watching_nested_in_itself_is_one_clear_error():
         pass
 
 
+def test_watch_compiles_rejects_a_hlo_that_is_not_a_bool():
+    with (
+        pytest.raises(TypeError, match="takes True or False, got 'yes'"),
+        jdw.watch_compiles(hlo="yes"),
+    ):
+        pass
+
+
 @pytest.mark.parametrize(
     ("n", "error", "match"),
     [

@@ -64,3 +64,42 @@ def test_small_constants_are_left_out():
 
 def test_something_that_is_not_a_program_has_no_size():
     assert program_size(None, _place) is None
+
+
+def test_the_lowered_program_counts_stablehlo_operations_per_line():
+    def unrolled_again(x):
+        for _ in range(25):
+            x = jnp.sin(x) * 2.0  # 25 steps: at least 50 operations at this line
+        return x
+
+    with watch_compiles(hlo=True) as report:
+        line = unrolled_again.__code__.co_firstlineno + 2
+        call = _here() + 1
+        jax.jit(unrolled_again)(jnp.ones(3))
+    [program] = [p for p in report.programs if p.name == "unrolled_again"]
+    [top] = [s for s in program.size.lines if s.site.lineno == line]
+    assert top.equations == 50 and top.hlo >= 50
+    assert program.size.hlo >= top.hlo
+    assert all(s.site.lineno != call for s in program.size.lines), program.size.lines
+
+
+def _here() -> int:
+    import sys
+
+    return sys._getframe(1).f_lineno
+
+
+def test_a_lambda_jitted_and_called_on_one_line_keeps_its_operations():
+    with watch_compiles(hlo=True) as report:
+        line = _here() + 1
+        jax.jit(lambda x: jnp.sin(x) * 3.0)(jnp.ones(4))
+    [program] = [p for p in report.programs if p.name == "<lambda>"]
+    [at_line] = [s for s in program.size.lines if s.site.lineno == line]
+    assert at_line.equations == 2 and at_line.hlo >= 2
+
+
+def test_stablehlo_operations_are_counted_only_when_asked():
+    with watch_compiles() as report:
+        jax.jit(lambda x: jnp.cos(x) * 5.0)(jnp.ones(4))
+    [program] = [p for p in report.programs if p.name == "<lambda>"]
+    assert program.size.hlo == 0 and all(line.hlo == 0 for line in program.size.lines)

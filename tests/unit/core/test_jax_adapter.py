@@ -35,6 +35,7 @@ EXPECTED = {
     "nan-check-shard-map",
     "jit-trace-facts",
     "trace-context",
+    "jit-lowered-module",
 }
 
 
