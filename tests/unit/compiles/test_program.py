@@ -103,3 +103,13 @@ def test_stablehlo_operations_are_counted_only_when_asked():
         jax.jit(lambda x: jnp.cos(x) * 5.0)(jnp.ones(4))
     [program] = [p for p in report.programs if p.name == "<lambda>"]
     assert program.size.hlo == 0 and all(line.hlo == 0 for line in program.size.lines)
+
+
+def test_without_the_lowered_module_hlo_true_keeps_the_jaxpr_sizes(monkeypatch):
+    from jaxdbg_widgets.core import _jax_internals as internals
+
+    monkeypatch.setattr(internals, "_LOWERING_FILE", None)  # as when jit-lowered-module fails
+    with watch_compiles(hlo=True) as report:
+        jax.jit(lambda x: jnp.tan(x) * 6.0)(jnp.ones(4))
+    [program] = [p for p in report.programs if p.name == "<lambda>"]
+    assert program.size.equations == 2 and program.size.hlo == 0
