@@ -9,6 +9,7 @@ from typing import Any
 
 from jaxdbg_widgets._version import __version__
 from jaxdbg_widgets.comms import communication_map, communication_map_from_text
+from jaxdbg_widgets.compiles import CompileReport, TooManyCompiles, max_compiles, watch_compiles
 from jaxdbg_widgets.core import (
     DebugEffect,
     DebuggerQuit,
@@ -50,6 +51,7 @@ _LAZY = {
 
 __all__ = [
     "CommunicationWidget",
+    "CompileReport",
     "DebugEffect",
     "DebuggerQuit",
     "GridSharding",
@@ -57,6 +59,7 @@ __all__ = [
     "OrderedDebugEffect",
     "PrintLog",
     "ShardingWidget",
+    "TooManyCompiles",
     "__version__",
     "breakpoint",
     "breakpoint_if",
@@ -70,6 +73,7 @@ __all__ = [
     "find_nonfinite",
     "inspect_array_sharding",
     "log",
+    "max_compiles",
     "memory_map",
     "print",
     "print_grad",
@@ -81,6 +85,7 @@ __all__ = [
     "show",
     "visualize_array_sharding",
     "visualize_sharding",
+    "watch_compiles",
 ]
 
 

@@ -1418,3 +1418,130 @@ def shard_map_nan_check_installed() -> Callable[[ShardMapStep, Any], None] | Non
     """What an unjitted shard_map's failed check calls now; ``None`` for JAX's own error."""
     check = getattr(_shard_map, _SHARD_MAP_CHECK, None) if SHARD_MAP_NAN_CHECK else None
     return getattr(check, "answer", None)
+
+
+# --- the program a top-level jit is tracing (jdw.watch_compiles) ----------------------------
+
+_TRACE_PARAMETERS = ["fun", "ji", "ctx_mesh", "dbg", "avals", "args", "kwargs"]
+
+
+def _probe_trace_facts() -> None:
+    trace = _needs(_pjit, "_trace_for_jit")._trace_for_jit
+    names = list(inspect.signature(trace).parameters)
+    if names[: len(_TRACE_PARAMETERS)] != _TRACE_PARAMETERS:
+        raise TypeError(f"pjit._trace_for_jit takes ({', '.join(names)})")
+    source = inspect.getsource(trace)
+    for needed in ("JAXPR_TRACE_EVENT", "jaxpr, out_avals = pe.trace_to_jaxpr"):
+        if needed not in source:
+            raise TypeError(f"pjit._trace_for_jit no longer has {needed!r}")
+
+
+TRACE_FACTS = _check(
+    "jit-trace-facts",
+    "watch_compiles naming each traced function, its arguments and static arguments, and "
+    "sizing its program (else the program's name and times only)",
+    _probe_trace_facts,
+)
+_TRACE_CODE = _pjit._trace_for_jit.__code__ if TRACE_FACTS else None
+
+
+@dataclasses.dataclass(frozen=True)
+class TraceFacts:
+    """What a top-level ``jit`` trace works on: the function, its call and its program."""
+
+    function: Any
+    args: tuple[Any, ...]
+    kwargs: dict[str, Any]
+    static_argnums: tuple[int, ...]
+    static_argnames: tuple[str, ...]
+    jaxpr: Any
+    frame: FrameType
+    """The frame that called into JAX (where to look for the user's call site)."""
+
+
+def trace_facts(frame: FrameType | None) -> TraceFacts | None:
+    """The trace in progress on this thread at or above ``frame``; ``None`` when there is none
+    or this JAX cannot say (read while JAX records the end of a trace)."""
+    if _TRACE_CODE is None:
+        return None
+    while frame is not None and frame.f_code is not _TRACE_CODE:
+        frame = frame.f_back
+    if frame is None:
+        return None
+    local = frame.f_locals
+    ji = local["ji"]
+    return TraceFacts(
+        function=local["fun"],
+        args=tuple(local["args"]),
+        kwargs=dict(local["kwargs"]),
+        static_argnums=tuple(getattr(ji, "static_argnums", ()) or ()),
+        static_argnames=tuple(getattr(ji, "static_argnames", ()) or ()),
+        jaxpr=local.get("jaxpr"),
+        frame=frame,
+    )
+
+
+def _probe_trace_context() -> None:
+    _needs(_config, "trace_context", "trace_context_names")
+    if len(_config.trace_context_names()) != len(_config.trace_context()):
+        raise TypeError("config.trace_context_names() and trace_context() differ in length")
+
+
+TRACE_CONTEXT = _check(
+    "trace-context",
+    "watch_compiles naming the config value or context manager that changed JAX's cache key "
+    "(else x64, matmul precision and default device only)",
+    _probe_trace_context,
+)
+
+
+def trace_context() -> tuple[tuple[str, Any], ...]:
+    """The config values and context managers in JAX's tracing cache key, by name."""
+    if TRACE_CONTEXT:
+        return tuple(zip(_config.trace_context_names(), _config.trace_context(), strict=True))
+    return tuple(
+        (name, getattr(jax.config, name, None))
+        for name in ("jax_enable_x64", "jax_default_matmul_precision", "jax_default_device")
+    )
+
+
+# --- the StableHLO module a jit lowering just made (jdw.watch_compiles) ---------------------
+
+_pxla = _module("interpreters.pxla")
+
+
+_LOWERING = "_cached_lowering_to_hlo"
+"""JAX's lowering function; it is cached (a ``WeakrefLRUCache``), so its frame is known by name
+and file, and its source is read from its module."""
+
+
+def _probe_lowered_module() -> None:
+    _needs(_pxla, _LOWERING)
+    source = inspect.getsource(_pxla)
+    start = source.find(f"\ndef {_LOWERING}(")
+    body = source[start : source.find("\ndef ", start + 1)] if start >= 0 else ""
+    for needed in ("JAXPR_TO_MLIR_MODULE_EVENT", "lowering_result = mlir.lower_jaxpr_to_module"):
+        if needed not in body:
+            raise TypeError(f"pxla.{_LOWERING} no longer has {needed!r}")
+
+
+LOWERED_MODULE = _check(
+    "jit-lowered-module",
+    "watch_compiles counting each program's StableHLO operations per user line "
+    "(else jaxpr equations only)",
+    _probe_lowered_module,
+)
+_LOWERING_FILE = _pxla.__file__ if LOWERED_MODULE else None
+
+
+def lowered_module(frame: FrameType | None) -> Any:
+    """The MLIR module of the lowering in progress at or above ``frame`` (read while JAX records
+    the end of a lowering); ``None`` when there is none or this JAX cannot say."""
+    if _LOWERING_FILE is None:
+        return None
+    while frame is not None and (
+        frame.f_code.co_name != _LOWERING or frame.f_code.co_filename != _LOWERING_FILE
+    ):
+        frame = frame.f_back
+    result = frame.f_locals.get("lowering_result") if frame is not None else None
+    return getattr(result, "module", None)

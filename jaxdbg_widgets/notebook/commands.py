@@ -7,6 +7,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from jaxdbg_widgets.comms import command as comms_command
+from jaxdbg_widgets.compiles import command as compiles_command
 from jaxdbg_widgets.debugger import headless, scripts
 from jaxdbg_widgets.debugger.transports import capability
 from jaxdbg_widgets.memory import command as memory_command
@@ -100,6 +101,13 @@ def _comms(args: list[str]) -> None:
         raise UsageError(str(err)) from None
 
 
+def _compiles(args: list[str]) -> None:
+    try:
+        compiles_command.show(args)
+    except ValueError as err:
+        raise UsageError(str(err)) from None
+
+
 def _cluster(args: list[str]) -> None:
     from IPython import get_ipython
 
@@ -175,6 +183,13 @@ COMMANDS: dict[str, Subcommand] = {
             "the collectives XLA chose for CALL (e.g. step(params, batch)), per line and device",
             _comms,
             choices=comms_command.CallableNames(),
+        ),
+        Subcommand(
+            "compiles",
+            "%jaxdbg compiles [clear]",
+            "every trace and compile since the extension loaded: call site, seconds, cause",
+            _compiles,
+            choices=list(compiles_command.ACTIONS),
         ),
     ]
 }

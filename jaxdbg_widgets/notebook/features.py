@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from jaxdbg_widgets.compiles import command as compiles_command
 from jaxdbg_widgets.debugger import feature as debugger_feature
 from jaxdbg_widgets.debugger.transports import interrupts
 from jaxdbg_widgets.notebook import colab, magics, nans, routing, session_log, sharding_display
@@ -26,5 +27,6 @@ FEATURES: list[tuple[str, Install]] = [
     ("jaxdbg debugger backend", debugger_feature.install),
     ("interrupts reach breakpoints on worker threads", interrupts.install),
     ("sharding widget and diagrams", sharding_display.install),
+    ("every compile recorded for %jaxdbg compiles", compiles_command.install),
     ("Colab's custom widget manager", colab.install),
 ]

@@ -359,3 +359,27 @@ def print_inside_partial_and_static_args():
         return x
 
     return f(1.0, "static")
+
+
+@program
+def recompiles_counted_by_jax():
+    """Retraces for six causes; JAX's own compile events are counted (the same with watching)."""
+    compiles = []
+
+    def listen(event, duration, **kwargs):
+        if event == "/jax/core/compile/backend_compile_duration":
+            compiles.append(kwargs.get("fun_name"))
+
+    jax.monitoring.register_event_duration_secs_listener(listen)
+    try:
+        step = jax.jit(lambda x, tree, mode: x * tree["a"] + len(mode), static_argnums=2)
+        out = [step(jnp.ones(n), {"a": 2.0}, "m") for n in (2, 3, 3)]
+        out.append(step(jnp.ones(3), {"a": jnp.float32(2.0)}, "m"))
+        out.append(step(jnp.ones(3), {"a": 2.0}, "mode"))
+        out += [jax.jit(lambda x: x + 1)(jnp.ones(2)) for _ in range(2)]
+        with jax.default_matmul_precision("highest"):
+            out.append(step(jnp.ones(3), {"a": 2.0}, "m"))
+    finally:
+        jax.monitoring.unregister_event_duration_listener(listen)
+    print(f"{len(compiles)} compiles:", ", ".join(sorted(compiles)))
+    return [jax.device_get(o).tolist() for o in out]

@@ -99,12 +99,25 @@ def _write_table(saved: dict[Any, Any]) -> None:
         _capabilities._table.update(saved)
 
 
+def _write_recorders(saved: tuple[Any, ...]) -> None:
+    from jaxdbg_widgets.compiles import recorder
+
+    recorder._active = saved  # the listener stays, and returns at once while none is active
+
+
+def _read_recorders() -> tuple[Any, ...]:
+    from jaxdbg_widgets.compiles import recorder
+
+    return recorder.active()
+
+
 REGISTRIES = (
     Registry("JAX's debugger registry", jax_registry.snapshot, _write_debuggers),
     Registry("the print sinks", lambda: sinks._sinks, _write_sinks),
     Registry("jax.debug's functions", _read_jax_debug, _write_jax_debug),
     Registry("JAX's NaN/Inf checks", _read_flags, _write_flags),
     Registry("the extension's loaded state", _read_extension, _write_extension),
+    Registry("the compile reports being recorded", _read_recorders, _write_recorders),
     Registry(
         "the ended sessions' widgets kept open",
         lambda: tuple(ended._kept),

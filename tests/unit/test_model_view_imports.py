@@ -10,6 +10,11 @@ import jaxdbg_widgets
 
 ROOT = Path(jaxdbg_widgets.__file__).parent
 MODELS = (
+    "jaxdbg_widgets.compiles.diff",
+    "jaxdbg_widgets.compiles.model",
+    "jaxdbg_widgets.compiles.program",
+    "jaxdbg_widgets.compiles.recorder",
+    "jaxdbg_widgets.compiles.signature",
     "jaxdbg_widgets.memory.model",
     "jaxdbg_widgets.memory.grid",
     "jaxdbg_widgets.memory.program",
@@ -23,6 +28,11 @@ MODELS = (
     "jaxdbg_widgets.sharding.layout",
 )
 VIEWS = (
+    "jaxdbg_widgets.compiles.display",
+    "jaxdbg_widgets.compiles.html",
+    "jaxdbg_widgets.compiles.standalone",
+    "jaxdbg_widgets.compiles.text",
+    "jaxdbg_widgets.compiles.view",
     "jaxdbg_widgets.memory.display",
     "jaxdbg_widgets.memory.html",
     "jaxdbg_widgets.memory.text",
@@ -43,7 +53,12 @@ VIEWS = (
     "jaxdbg_widgets.sharding.widget",
 )
 RENDERING = ("anywidget", "ipywidgets", "rich", "matplotlib")
-CHECKED = ("jaxdbg_widgets.memory", "jaxdbg_widgets.notebook", "jaxdbg_widgets.pictures")
+CHECKED = (
+    "jaxdbg_widgets.compiles",
+    "jaxdbg_widgets.memory",
+    "jaxdbg_widgets.notebook",
+    "jaxdbg_widgets.pictures",
+)
 
 
 def _module_name(path: Path) -> str:

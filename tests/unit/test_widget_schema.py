@@ -12,6 +12,7 @@ import pytest
 
 from jaxdbg_widgets.comms import schema as comms_schema
 from jaxdbg_widgets.comms.widget import CommunicationWidget
+from jaxdbg_widgets.compiles import schema as compiles_schema
 from jaxdbg_widgets.debugger import schema as debugger_schema
 from jaxdbg_widgets.debugger.widget import DebuggerWidget
 from jaxdbg_widgets.memory import schema as memory_schema
@@ -44,6 +45,7 @@ PAIRS = [
     (comms_schema, "comms.js"),
     (pictures_schema, "pictures.js"),
     (nans_schema, "nans.js"),
+    (compiles_schema, "compiles.js"),
 ]
 WIDGETS = [
     (DebuggerWidget, debugger_schema.DebuggerModel),

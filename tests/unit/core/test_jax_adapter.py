@@ -37,6 +37,9 @@ EXPECTED = {
     "jit-static-arguments",
     "jaxpr-dce",
     "vmap-batch-axes",
+    "jit-trace-facts",
+    "trace-context",
+    "jit-lowered-module",
 }
 
 
