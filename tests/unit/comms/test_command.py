@@ -52,6 +52,6 @@ def test_a_failing_compile_is_one_line(monkeypatch):
 def test_completion_offers_callables(monkeypatch):
     namespace = {"step": jax.jit(len), "params": {}, "_hidden": len, "jnp": jnp, "Cls": int}
     monkeypatch.setattr(comms_command, "_user_namespace", lambda: namespace)
-    assert commands.complete("%jaxdbg com") == ["comms"]
+    assert commands.complete("%jaxdbg comm") == ["comms"]
     assert commands.complete("%jaxdbg comms st") == ["step"]
     assert "%jaxdbg comms CALL" in commands.help_text()
