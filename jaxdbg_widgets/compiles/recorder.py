@@ -55,10 +55,10 @@ def _listen(event: str, duration: float, **kwargs: Any) -> None:
 def _read_trace(name: str, frame: Any) -> dict[str, Any]:
     """The trace's function, call site, signature and size; by name and call site only when
     this JAX cannot say more or reading fails (a trace is never broken by watching it)."""
-    facts = internals.trace_facts(frame)
-    if facts is None:
-        return {"function": None, "call_site": capture.call_site(frame), "signature": None}
     try:
+        facts = internals.trace_facts(frame)
+        if facts is None:
+            return {"function": None, "call_site": capture.call_site(frame), "signature": None}
         function = capture.function_of(facts, name)
         return {
             "function": function,

@@ -872,7 +872,7 @@ def without_dead_code(jaxpr: Any) -> Any:
     dead-code elimination, into sub-programs); its inputs all kept. As it is where not read."""
     if not JAXPR_DCE:
         return jaxpr
-    return _pe.dce_jaxpr(jaxpr, True, instantiate=True)[0]
+    return _pe.dce_jaxpr(jaxpr, [True] * len(jaxpr.outvars), instantiate=True)[0]
 
 
 _SHARD_MAP_AXES = ("newly_manual_axes", "manual_axes", "axis_names")
@@ -1423,26 +1423,63 @@ def shard_map_nan_check_installed() -> Callable[[ShardMapStep, Any], None] | Non
 # --- the program a top-level jit is tracing (jdw.watch_compiles) ----------------------------
 
 _TRACE_PARAMETERS = ["fun", "ji", "ctx_mesh", "dbg", "avals", "args", "kwargs"]
+# JAX 0.7 traces in two functions: _infer_params_internal holds the call (the function it
+# calls deletes ``args``), and _create_pjit_jaxpr, further in, binds the program (``jaxpr`` and
+# ``consts``) before the trace event is recorded.
+_TRACE_PARAMETERS_07 = ["fun", "ji", "args", "kwargs"]
+
+
+def _trace_code_now() -> tuple[Any, Any]:
+    """The code of the frame that holds a top-level jit's call and, where it is another one,
+    of the frame that binds its program; checked against this JAX's source."""
+    trace = getattr(_pjit, "_trace_for_jit", None)
+    if trace is not None:
+        names = list(inspect.signature(trace).parameters)
+        if names[: len(_TRACE_PARAMETERS)] != _TRACE_PARAMETERS:
+            raise TypeError(f"pjit._trace_for_jit takes ({', '.join(names)})")
+        _require_source(trace, ("JAXPR_TRACE_EVENT", "jaxpr, out_avals = pe.trace_to_jaxpr"))
+        return trace.__code__, None
+    infer = _needs(_pjit, "_infer_params_internal", "_create_pjit_jaxpr")._infer_params_internal
+    names = list(inspect.signature(infer).parameters)
+    if names != _TRACE_PARAMETERS_07:
+        raise TypeError(f"pjit._infer_params_internal takes ({', '.join(names)})")
+    _require_source(infer, ("_infer_params_impl(",))
+    create = _cached_function(_pjit._create_pjit_jaxpr, "_create_pjit_jaxpr")
+    _require_source(
+        create, ("JAXPR_TRACE_EVENT", "jaxpr, global_out_avals, consts = pe.trace_to_jaxpr")
+    )
+    return infer.__code__, create.__code__
+
+
+def _cached_function(cached: Any, name: str) -> Any:
+    """The function named ``name`` that JAX's ``lu.cache`` wraps in ``cached`` (in its closure)."""
+    for cell in getattr(cached, "__closure__", None) or ():
+        value = cell.cell_contents
+        if getattr(value, "__name__", None) == name and hasattr(value, "__code__"):
+            return value
+    raise TypeError(f"pjit.{name} is not a cached function of JAX's")
+
+
+def _require_source(function: Callable[..., Any], needed: tuple[str, ...]) -> None:
+    source = inspect.getsource(function)
+    for text in needed:
+        if text not in source:
+            raise TypeError(f"{function.__qualname__} no longer has {text!r}")
 
 
 def _probe_trace_facts() -> None:
-    trace = _needs(_pjit, "_trace_for_jit")._trace_for_jit
-    names = list(inspect.signature(trace).parameters)
-    if names[: len(_TRACE_PARAMETERS)] != _TRACE_PARAMETERS:
-        raise TypeError(f"pjit._trace_for_jit takes ({', '.join(names)})")
-    source = inspect.getsource(trace)
-    for needed in ("JAXPR_TRACE_EVENT", "jaxpr, out_avals = pe.trace_to_jaxpr"):
-        if needed not in source:
-            raise TypeError(f"pjit._trace_for_jit no longer has {needed!r}")
+    global _TRACE_CODE, _PROGRAM_CODE
+    _TRACE_CODE, _PROGRAM_CODE = _trace_code_now()
 
 
+_TRACE_CODE: Any = None
+_PROGRAM_CODE: Any = None
 TRACE_FACTS = _check(
     "jit-trace-facts",
     "watch_compiles naming each traced function, its arguments and static arguments, and "
     "sizing its program (else the program's name and times only)",
     _probe_trace_facts,
 )
-_TRACE_CODE = _pjit._trace_for_jit.__code__ if TRACE_FACTS else None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -1464,7 +1501,10 @@ def trace_facts(frame: FrameType | None) -> TraceFacts | None:
     or this JAX cannot say (read while JAX records the end of a trace)."""
     if _TRACE_CODE is None:
         return None
+    jaxpr = None
     while frame is not None and frame.f_code is not _TRACE_CODE:
+        if frame.f_code is _PROGRAM_CODE:
+            jaxpr = _closed_program(frame.f_locals)
         frame = frame.f_back
     if frame is None:
         return None
@@ -1476,9 +1516,17 @@ def trace_facts(frame: FrameType | None) -> TraceFacts | None:
         kwargs=dict(local["kwargs"]),
         static_argnums=tuple(getattr(ji, "static_argnums", ()) or ()),
         static_argnames=tuple(getattr(ji, "static_argnames", ()) or ()),
-        jaxpr=local.get("jaxpr"),
+        jaxpr=local.get("jaxpr") if _PROGRAM_CODE is None else jaxpr,
         frame=frame,
     )
+
+
+def _closed_program(local: Any) -> Any:
+    """JAX 0.7's program as its trace left it in ``_create_pjit_jaxpr``, closed over its consts."""
+    jaxpr, consts = local.get("jaxpr"), local.get("consts")
+    if jaxpr is None or consts is None:
+        return None
+    return _core.ClosedJaxpr(jaxpr, consts)
 
 
 def _probe_trace_context() -> None:

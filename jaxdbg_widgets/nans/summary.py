@@ -71,8 +71,11 @@ def is_inexact(value: Any) -> bool:
     """Whether ``value`` has a floating or complex dtype, the only kinds that can be non-finite.
 
     JAX's test, not NumPy's: ``np.issubdtype(bfloat16, np.inexact)`` is False for bfloat16 and
-    the float8 types (they come from ml_dtypes), and they must be checked like float32.
+    the float8 types (they come from ml_dtypes), and they must be checked like float32. A
+    Python float (a literal such as a mask's ``-inf`` in some JAX versions' programs) counts.
     """
+    if isinstance(value, (float, complex)):
+        return True
     dtype = getattr(value, "dtype", None)
     return dtype is not None and bool(jnp.issubdtype(dtype, jnp.inexact))
 

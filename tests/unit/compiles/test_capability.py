@@ -9,11 +9,13 @@ import textwrap
 
 from jaxdbg_widgets import _capabilities as caps
 
+# The function that traces a top-level jit: _trace_for_jit, or on JAX 0.7 _infer_params_internal.
 WRAPPER = (
-    "_original = pjit._trace_for_jit\n"
-    "def _trace_for_jit(*args, **kwargs):\n"
+    "_name = '_trace_for_jit' if hasattr(pjit, '_trace_for_jit') else '_infer_params_internal'\n"
+    "_original = getattr(pjit, _name)\n"
+    "def _changed(*args, **kwargs):\n"
     "    return _original(*args, **kwargs)\n"
-    "pjit._trace_for_jit = _trace_for_jit\n"
+    "setattr(pjit, _name, _changed)\n"
 )
 CHANGED_TRACE = f"""
 import jax._src.pjit as pjit
