@@ -908,10 +908,18 @@ def _aval_varying(aval: Any) -> frozenset[str] | None:
     return frozenset(vma) if vma is not None else None
 
 
+def _gather_invariant() -> Callable[[Any, tuple[str, ...]], Any]:
+    """Each device's value gathered along ``axes``, typed invariant along them: JAX 0.12's public
+    ``lax.all_gather(..., to="invarying")``, or the private ``all_gather_invariant`` before it."""
+    if "to" in _keywords(jax.lax.all_gather):
+        return lambda value, axes: jax.lax.all_gather(value, axes, to="invarying")
+    return _needs(_parallel, "all_gather_invariant").all_gather_invariant
+
+
 def _probe_shard_map_vma() -> None:
     if "check_vma" not in _keywords(_shard_map_function()):
         raise TypeError("shard_map takes no check_vma")
-    _needs(_parallel, "all_gather_invariant")
+    _gather_invariant()
     if _aval_varying(_needs(_core, "ShapedArray").ShapedArray((), np.float32)) is None:
         raise TypeError("an aval says neither mat.varying nor vma")
 
@@ -942,7 +950,7 @@ def invariant_along(value: Any, axes: tuple[str, ...]) -> Any:
     if jax.dtypes.issubdtype(value.dtype, jax.dtypes.prng_key):
         data = invariant_along(jax.random.key_data(value), axes)
         return jax.random.wrap_key_data(data, impl=jax.random.key_impl(value))
-    return _parallel.all_gather_invariant(value, axes)[0]
+    return _gather_invariant()(value, axes)[0]
 
 
 def shard_map_checked(fn: Callable[..., Any], mesh: Any, in_specs: Any, out_specs: Any) -> Any:
