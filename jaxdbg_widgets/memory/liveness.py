@@ -44,7 +44,8 @@ class Buffer:
     array: ArrayShape
     defined: int
     last_use: int
-    kind: str  # "argument", "output", "temporary", "residual", "inside a loop or call"
+    kind: str  # "argument", "output", "temporary", "residual", "in a loop" (or call)
+    reader: Instruction | None = None  # the first step that reads it, for where it is used
 
     @property
     def nbytes(self) -> int:
@@ -103,6 +104,8 @@ def _ranges(
     made: list[tuple[int, Instruction, ArrayShape, str]] = []
     last: dict[int, int] = {}
     backward: set[int] = set()  # buffers read by a transpose (backward-pass) step
+    forward: set[int] = set()  # buffers made or read by a forward (jvp) step
+    first_reader: dict[int, Instruction] = {}
     shares: dict[int, int] = {}  # a buffer -> the dying operand buffer it is written into
     nested: list[tuple[Buffer, ...]] = []
     root_value: Value = None
@@ -110,8 +113,12 @@ def _ranges(
         for operand in inst.operands:
             for buffer in _flat(values.get(operand)):
                 last[buffer] = step
+                if inst.op_name:
+                    first_reader.setdefault(buffer, inst)
                 if "transpose(" in inst.op_name:
                     backward.add(buffer)
+                elif "jvp(" in inst.op_name:
+                    forward.add(buffer)
         nested.append(_nested_peak(schedule, inst, counter) if inst.opcode in _NESTED else ())
         if inst.opcode == "parameter":
             kind = "argument" if entry else "parameter"
@@ -148,15 +155,16 @@ def _ranges(
             continue  # its storage is an output's (the caller's, inside a loop), counted there
         if buffer_id in outputs and kind != "argument":
             kind = "output"
-        forward = "jvp(" in inst.op_name and "transpose(" not in inst.op_name
-        if kind == "temporary" and forward and buffer_id in backward:
+        made_forward = "jvp(" in inst.op_name and "transpose(" not in inst.op_name
+        if kind == "temporary" and buffer_id in backward and (made_forward or buffer_id in forward):
             kind = "residual"
         last_use = max(last.get(buffer_id, defined), defined)
         if buffer_id in handed_over:
             last_use = max(handed_over[buffer_id] - 1, defined)
         if kind in ("argument", "output"):
             last_use = end
-        buffers.append(Buffer(buffer_id, inst, array, defined, last_use, kind))
+        reader = first_reader.get(buffer_id)
+        buffers.append(Buffer(buffer_id, inst, array, defined, last_use, kind, reader))
     return buffers, tuple(nested)
 
 
@@ -242,6 +250,6 @@ def _nested_peak(schedule: Schedule, inst: Instruction, counter: list[int]) -> t
             if sum(b.nbytes for b in live) > sum(b.nbytes for b in best):
                 best = live
     return tuple(
-        Buffer(b.id, b.instruction, b.array, b.defined, b.last_use, "inside a loop or call")
+        Buffer(b.id, b.instruction, b.array, b.defined, b.last_use, "in a loop", b.reader)
         for b in best
     )

@@ -10,9 +10,12 @@ import jaxdbg_widgets
 
 ROOT = Path(jaxdbg_widgets.__file__).parent
 MODELS = (
+    "jaxdbg_widgets.memory.liveness",
     "jaxdbg_widgets.memory.model",
+    "jaxdbg_widgets.memory.peak",
     "jaxdbg_widgets.memory.grid",
     "jaxdbg_widgets.memory.program",
+    "jaxdbg_widgets.memory.schedule",
     "jaxdbg_widgets.memory.sources",
     "jaxdbg_widgets.memory.units",
     "jaxdbg_widgets.notebook.printlog",
@@ -25,6 +28,9 @@ MODELS = (
 VIEWS = (
     "jaxdbg_widgets.memory.display",
     "jaxdbg_widgets.memory.html",
+    "jaxdbg_widgets.memory.peak_display",
+    "jaxdbg_widgets.memory.peak_html",
+    "jaxdbg_widgets.memory.peak_text",
     "jaxdbg_widgets.memory.text",
     "jaxdbg_widgets.memory.view",
     "jaxdbg_widgets.memory.widget",
