@@ -25,12 +25,18 @@ def peak_memory(
     or a size that does not parse.
     """
     capacity = None if device_memory is None else parse_bytes(device_memory)
+    if not isinstance(f, Mapping) and not callable(f):
+        raise TypeError(
+            f"peak_memory needs a function or a dict of them, got a {type(f).__name__}: {f!r:.60}"
+        )
     variants = dict(f) if isinstance(f, Mapping) else {_name(f): f}
     if not variants:
         raise ValueError("peak_memory: the dict of variants is empty; give at least one function")
     for name, fun in variants.items():
         if not callable(fun):
-            raise TypeError(f"peak_memory: {name!r} is a {type(fun).__name__}, not a function")
+            raise TypeError(
+                f"peak_memory: variant {name!r} is a {type(fun).__name__}, not a function"
+            )
     reports = tuple(_report(name, fun, args, kwargs, capacity) for name, fun in variants.items())
     return PeakMemory(reports)
 
