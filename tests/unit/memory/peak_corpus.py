@@ -63,6 +63,12 @@ def sharded_layer(w: Any, x: Any) -> Any:
     return jnp.tanh(x @ w).sum()
 
 
+def sgd(w: Any, x: Any) -> Any:
+    """One SGD step; jitted with the weight donated, so XLA aliases it to the output."""
+    g = jax.grad(lambda w: jnp.tanh(x @ w).sum())(w)
+    return w - 0.1 * g
+
+
 CORPUS: dict[str, tuple[Callable[..., Any], tuple[Any, ...]]] = {
     "mlp grad": (jax.grad(mlp_loss), (S((512, 512), jnp.float32), S((256, 512), jnp.float32))),
     "scan grad": (
@@ -76,6 +82,10 @@ CORPUS: dict[str, tuple[Callable[..., Any], tuple[Any, ...]]] = {
     "vmap": (vmapped, (S((512, 512), jnp.float32), S((256, 512), jnp.float32))),
     "outer": (outer_sum, (S((2048,), jnp.float32),)),
     "sharded grad": (jax.jit(jax.grad(sharded_layer)), sharded_structs()),
+    "donated sgd": (
+        jax.jit(sgd, donate_argnums=0),
+        (S((1024, 1024), jnp.float32), S((256, 1024), jnp.float32)),
+    ),
 }
 
 
