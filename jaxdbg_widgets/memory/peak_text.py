@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 
+from jaxdbg_widgets._kernel import cell_files
 from jaxdbg_widgets.comms.model import SourceLine
 from jaxdbg_widgets.memory.peak import PeakReport, PeakSet
 from jaxdbg_widgets.memory.units import human_bytes
@@ -56,11 +57,13 @@ def report_text(r: PeakReport) -> str:
 
 
 def where(source: SourceLine) -> str:
-    """``model.py:42 (mlp)``, or the operation's name where no line is known."""
+    """``model.py:42 (mlp)`` or ``In[3]:2 (step)`` for a notebook cell, or the operation's name
+    where no line is known."""
     if source.line is None:
         return source.function or "unknown line"
     function = f" ({source.function})" if source.function else ""
-    return f"{os.path.basename(source.file)}:{source.line}{function}"
+    name = cell_files.cell_name(source.file) or os.path.basename(source.file)
+    return f"{name}:{source.line}{function}"
 
 
 def sparkline(timeline: tuple[int, ...], peak_step: int, width: int = 60) -> str:

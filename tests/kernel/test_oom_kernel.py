@@ -38,3 +38,23 @@ def test_out_of_memory_keeps_jaxs_error_and_lists_the_live_arrays(shared_kernel)
 
     after = _ok(shared_kernel.execute("print(float(jnp.ones((4,)).sum()))"))
     assert after.stdout.strip() == "4.0"
+
+
+def test_peak_magic_names_the_cell_line_and_runs_nothing(shared_kernel):
+    _ok(shared_kernel.execute("%load_ext jaxdbg"))
+    _ok(
+        shared_kernel.execute(
+            "import jax\n"
+            "def step(x):\n"
+            "    return jnp.sin(jnp.outer(x, x)).sum(0)\n"
+            "x = jax.ShapeDtypeStruct((1 << 16,), jnp.float32)\n"
+        )
+    )
+    shown = _ok(shared_kernel.execute("%jaxdbg peak step(x)"))
+    [text] = shown.data("text/plain")
+    [markup] = shown.data("text/html")
+    assert "In[" in text and ":3 (step)" in text  # the cell and line, not a temporary file
+    assert "16.0 GiB" in text  # a 65536 x 65536 float32 temporary, never allocated
+    assert "In[" in markup
+    bad = shared_kernel.execute("%jaxdbg peak step")
+    assert "not a call" in bad.stderr + str(bad.error)
