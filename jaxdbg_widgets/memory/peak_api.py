@@ -60,7 +60,7 @@ def _report(
         raise ValueError(f"peak_memory: {name} did not compile: {one_line(err)}") from None
     _, program = program_entries(compiled)
     xla = _xla_peak(program)
-    notes = list(program.notes)
+    notes = [n for n in program.notes if "generated-code" not in n]  # not part of this peak
     if xla is None:
         notes.append("XLA reports no argument, output or temporary bytes on this backend")
     return build_report(

@@ -167,3 +167,14 @@ def test_in_a_notebook_the_output_is_the_static_html(monkeypatch):
     bundle = peaks._repr_mimebundle_()
     assert bundle["text/html"] == peaks.to_html()
     assert bundle["text/plain"] == peaks.to_text()
+
+
+def test_an_analysis_of_zeros_is_missing_not_a_figure():
+    from jaxdbg_widgets.memory.peak_api import _xla_peak
+    from jaxdbg_widgets.memory.program import FIELDS, ProgramMemory
+
+    zeros = ProgramMemory(tuple((label, 0) for label, _ in FIELDS), (), (), ())
+    nothing = ProgramMemory(tuple((label, None) for label, _ in FIELDS), (), (), ())
+    some = ProgramMemory(tuple((label, 8) for label, _ in FIELDS), (), (), ())
+    assert _xla_peak(zeros) is None and _xla_peak(nothing) is None
+    assert _xla_peak(some) == 8 + 8 - 8 + 8  # arguments + outputs - aliased + temporaries
