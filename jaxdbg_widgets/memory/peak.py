@@ -7,6 +7,7 @@ report holds for each of them.
 
 from __future__ import annotations
 
+import linecache
 from dataclasses import dataclass
 
 from jaxdbg_widgets.comms.hlo import Frame, read_hlo
@@ -33,12 +34,14 @@ class PeakBuffer:
 
 @dataclass(frozen=True)
 class LineShare:
-    """The peak bytes one source line holds, and their share of the peak."""
+    """The peak bytes one source line holds, their share of the peak, which buffers (indices
+    into the report's ``buffers``) and the line's code where its file can be read."""
 
     source: SourceLine
     nbytes: int
     share: float
-    buffers: int
+    buffers: tuple[int, ...]
+    code: str = ""
 
 
 @dataclass(frozen=True)
@@ -155,17 +158,20 @@ def _peak_buffer(buffer: Buffer, frames: dict[int, Frame]) -> PeakBuffer:
 
 def _lines(buffers: tuple[PeakBuffer, ...], peak: int) -> tuple[LineShare, ...]:
     """Buffers grouped by the line that made them, the largest share first."""
-    grouped: dict[tuple[str, int | None, str], list[PeakBuffer]] = {}
-    for b in buffers:
+    grouped: dict[tuple[str, int | None, str], list[int]] = {}
+    for index, b in enumerate(buffers):
         key = (b.source.file, b.source.line, b.source.function if b.source.line else b.kind)
-        grouped.setdefault(key, []).append(b)
+        grouped.setdefault(key, []).append(index)
     shares = []
     for group in grouped.values():
-        total = sum(b.nbytes for b in group)
-        source = group[0].source
-        if source.line is None and group[0].kind == "argument":
+        total = sum(buffers[i].nbytes for i in group)
+        first = buffers[group[0]]
+        source = first.source
+        if source.line is None and first.kind == "argument":
             source = SourceLine("", None, "arguments", "op_name")
-        shares.append(LineShare(source, total, total / peak if peak else 0.0, len(group)))
+        code = linecache.getline(source.file, source.line).strip() if source.line else ""
+        share = total / peak if peak else 0.0
+        shares.append(LineShare(source, total, share, tuple(group), code))
     return tuple(sorted(shares, key=lambda s: (-s.nbytes, s.source.file, s.source.line or 0)))
 
 

@@ -3,10 +3,11 @@ notebooks and nbval."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from html import escape
 
-from jaxdbg_widgets.memory.peak import PeakReport, PeakSet
-from jaxdbg_widgets.memory.peak_text import TOP, variants_table, where
+from jaxdbg_widgets.memory.peak import LineShare, PeakReport, PeakSet
+from jaxdbg_widgets.memory.peak_text import TOP, agreement_text, variants_table, where
 from jaxdbg_widgets.memory.units import human_bytes
 
 
@@ -29,30 +30,40 @@ def _table(text: str) -> str:
 
 def _report(r: PeakReport) -> str:
     out = [f"<h4>{escape(r.name)}: peak {escape(human_bytes(r.peak_bytes))} per device</h4>"]
+    out.append(f"<p>{escape(agreement_text(r))}</p>")
     if r.fit is not None:
         word = "fits" if r.fit.fits else "does not fit"
         out.append(
             f"<p>{word} in {escape(human_bytes(r.fit.capacity))} "
             f"({escape(human_bytes(abs(r.fit.margin)))} {'spare' if r.fit.fits else 'over'})</p>"
         )
-    lines = "".join(
-        f"<tr><td>{s.share:.1%}</td><td>{escape(human_bytes(s.nbytes))}</td>"
-        f"<td>{escape(where(s.source))}</td></tr>"
-        for s in r.lines[:TOP]
-    )
-    out.append(f"<table><tr><th>share</th><th>bytes</th><th>line</th></tr>{lines}</table>")
-    buffers = "".join(
-        f"<tr><td>{escape(human_bytes(b.nbytes))}</td><td>{escape(b.kind)}</td>"
-        f"<td>{escape(b.dtype)}[{','.join(map(str, b.shape))}]</td>"
-        f"<td>{escape(where(b.source))}</td></tr>"
-        for b in r.buffers[:TOP]
-    )
-    out.append(
-        f"<table><tr><th>bytes</th><th>kind</th><th>shape</th><th>line</th></tr>{buffers}</table>"
-    )
+    out.append("<p>by source line (open one for its buffers and code):</p>")
+    out.extend(_line(r, share) for share in r.lines[:TOP])
+    out.append("<p>buffers live at the peak, largest first:</p>")
+    out.append(_buffers(r, range(min(TOP, len(r.buffers)))))
     out.append(_timeline(r))
     out.extend(f"<p>note: {escape(n)}</p>" for n in r.notes)
     return "".join(out)
+
+
+def _line(r: PeakReport, share: LineShare) -> str:
+    """One line as a ``details`` element: its share in the summary, its code and buffers inside."""
+    summary = (
+        f"{share.share:.1%} &middot; {escape(human_bytes(share.nbytes))} &middot; "
+        f"{escape(where(share.source))}"
+    )
+    code = f"<pre>{escape(share.code)}</pre>" if share.code else ""
+    return f"<details><summary>{summary}</summary>{code}{_buffers(r, share.buffers)}</details>"
+
+
+def _buffers(r: PeakReport, indices: Iterable[int]) -> str:
+    rows = "".join(
+        f"<tr><td>{escape(human_bytes(b.nbytes))}</td><td>{escape(b.kind)}</td>"
+        f"<td>{escape(b.dtype)}[{','.join(map(str, b.shape))}]</td>"
+        f"<td>{escape(where(b.source))}</td></tr>"
+        for b in (r.buffers[i] for i in indices)
+    )
+    return f"<table><tr><th>bytes</th><th>kind</th><th>shape</th><th>line</th></tr>{rows}</table>"
 
 
 def _timeline(r: PeakReport, width: int = 300, height: int = 40) -> str:

@@ -33,7 +33,7 @@ def variants_table(peaks: PeakSet) -> str:
 def report_text(r: PeakReport) -> str:
     """One program's report."""
     lines = [f"{r.name}: peak {human_bytes(r.peak_bytes)} per device{_devices(r)}"]
-    lines.append(_agreement(r))
+    lines.append(agreement_text(r))
     if r.fit is not None:
         verdict = "fits" if r.fit.fits else "does NOT fit"
         spare = "spare" if r.fit.fits else "over"
@@ -45,6 +45,8 @@ def report_text(r: PeakReport) -> str:
         lines.append(
             f"  {share.share:6.1%}  {human_bytes(share.nbytes):>10}  {where(share.source)}"
         )
+        if share.code:
+            lines.append(f"{'':22}{share.code[:100]}")
     lines.append("buffers live at the peak, largest first:")
     for b in r.buffers[:TOP]:
         shape = f"{b.dtype}[{','.join(map(str, b.shape))}]"
@@ -85,7 +87,8 @@ def _devices(r: PeakReport) -> str:
     return f" (devices {', '.join(map(str, r.devices))})" if r.devices else ""
 
 
-def _agreement(r: PeakReport) -> str:
+def agreement_text(r: PeakReport) -> str:
+    """Whether the peak agrees with XLA's, or that XLA gives no figure here."""
     if r.agreement is None:
         return "XLA's memory analysis: not reported on this backend"
     word = "agrees with" if r.agrees else "DIFFERS from"

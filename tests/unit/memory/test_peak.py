@@ -178,3 +178,25 @@ def test_an_analysis_of_zeros_is_missing_not_a_figure():
     some = ProgramMemory(tuple((label, 8) for label, _ in FIELDS), (), (), ())
     assert _xla_peak(zeros) is None and _xla_peak(nothing) is None
     assert _xla_peak(some) == 8 + 8 - 8 + 8  # arguments + outputs - aliased + temporaries
+
+
+def test_each_line_carries_its_code_and_its_buffers_open_under_it_in_html():
+    f, args = CORPUS["scan grad"]
+    peaks = jdw.peak_memory(f, *args)
+    top = peaks.report.lines[0]
+    assert "jax.lax.scan(body, x, ws)" in top.code
+    assert sum(peaks.report.buffers[i].nbytes for i in top.buffers) == top.nbytes
+    html = peaks.to_html()
+    assert html.count("<details>") == min(len(peaks.report.lines), 12)
+    first = html[html.index("<details>") : html.index("</details>")]
+    assert "jax.lax.scan(body, x, ws)" in first
+    assert first.count("<tr>") == len(top.buffers) + 1  # its buffers, under a header row
+    assert "agrees with XLA" in html
+
+
+def test_the_text_shows_each_lines_code_under_it():
+    f, args = CORPUS["scan grad"]
+    text = str(jdw.peak_memory(f, *args))
+    lines = text.splitlines()
+    at = next(i for i, line in enumerate(lines) if "peak_corpus.py:" in line)
+    assert "jax.lax.scan(body, x, ws)" in lines[at + 1]
