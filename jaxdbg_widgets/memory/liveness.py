@@ -107,6 +107,7 @@ def _ranges(
     forward: set[int] = set()  # buffers made or read by a forward (jvp) step
     first_reader: dict[int, Instruction] = {}
     shares: dict[int, int] = {}  # a buffer -> the dying operand buffer it is written into
+    in_place: list[tuple[Instruction, int]] = []  # steps that may write over a dying operand
     nested: list[tuple[Buffer, ...]] = []
     root_value: Value = None
     for step, inst in enumerate(steps):
@@ -136,22 +137,30 @@ def _ranges(
         else:
             values[inst.name] = _define(inst, step, "temporary", made, counter)
             if _in_place(inst):
-                _share(inst, step, values, last, made, shares)
+                in_place.append((inst, step))
         if inst.root:
             root_value = values[inst.name]
+    for inst, step in in_place:  # once every last use is known
+        _share(inst, step, values, last, made, shares)
     step_of = {inst.name: step for step, inst in enumerate(steps)}
     outputs = set(_flat(root_value))  # inside a loop or call: the state its caller holds
     stored_in_output = set()
-    for new in outputs:
+    in_caller = set()  # inside a loop or call: results written over its parameters
+    kinds = {b: kind for b, _, _, kind in made}
+    for out in outputs:
+        chain, new = [out], out
         while new in shares:
             new = shares[new]
-            stored_in_output.add(new)
+            chain.append(new)
+        stored_in_output.update(chain[1:])
+        if kinds.get(chain[-1]) == "parameter":
+            in_caller.update(chain)
     end = max(len(steps) - 1, 0)
     buffers = []
     handed_over = {old: step_of_new for old, step_of_new in _hand_overs(shares, made, step_of)}
     for buffer_id, inst, array, kind in made:
         defined = step_of[inst.name]
-        if buffer_id in stored_in_output or (not entry and buffer_id in outputs):
+        if (entry and buffer_id in stored_in_output) or buffer_id in in_caller:
             continue  # its storage is an output's (the caller's, inside a loop), counted there
         if buffer_id in outputs and kind != "argument":
             kind = "output"
@@ -161,7 +170,7 @@ def _ranges(
         last_use = max(last.get(buffer_id, defined), defined)
         if buffer_id in handed_over:
             last_use = max(handed_over[buffer_id] - 1, defined)
-        if kind in ("argument", "output"):
+        if kind in ("argument", "output") or buffer_id in outputs:
             last_use = end
         reader = first_reader.get(buffer_id)
         buffers.append(Buffer(buffer_id, inst, array, defined, last_use, kind, reader))
@@ -186,15 +195,15 @@ def _share(
     new = values.get(inst.name)
     if not isinstance(new, int):
         return
-    by_id = {b: (array, kind) for b, _, array, kind in made[-64:]}
+    found = {b: (array, kind) for b, _, array, kind in made}
     taken = set(shares.values())
-    size = made[-1][2].nbytes
+    size = found[new][0].nbytes
     for operand in inst.operands:
         old = values.get(operand)
         if not isinstance(old, int) or old in taken or last.get(old) != step:
             continue
-        found = by_id.get(old) or next(((a, k) for b, _, a, k in made if b == old), None)
-        if found and found[1] == "temporary" and found[0].nbytes == size:
+        array, kind = found.get(old, (None, ""))
+        if array is not None and kind in ("temporary", "parameter") and array.nbytes == size:
             shares[new] = old
             return
 

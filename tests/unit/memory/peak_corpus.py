@@ -69,6 +69,21 @@ def sgd(w: Any, x: Any) -> Any:
     return w - 0.1 * g
 
 
+def branchy(p: Any, x: Any) -> Any:
+    """A ``cond`` whose one branch makes a large temporary."""
+    return jax.lax.cond(p > 0, lambda x: jnp.sin(jnp.outer(x, x)).sum(0), lambda x: x * 2, x)
+
+
+def iterated(x: Any) -> Any:
+    """A ``fori_loop`` whose body makes a new state each step."""
+    return jax.lax.fori_loop(0, 10, lambda i, h: jnp.tanh(h @ h.T), x)
+
+
+def attention(q: Any, k: Any, v: Any) -> Any:
+    scores = jnp.einsum("bqd,bkd->bqk", q, k)
+    return jnp.einsum("bqk,bkd->bqd", jax.nn.softmax(scores), v).sum()
+
+
 CORPUS: dict[str, tuple[Callable[..., Any], tuple[Any, ...]]] = {
     "mlp grad": (jax.grad(mlp_loss), (S((512, 512), jnp.float32), S((256, 512), jnp.float32))),
     "scan grad": (
@@ -82,6 +97,12 @@ CORPUS: dict[str, tuple[Callable[..., Any], tuple[Any, ...]]] = {
     "vmap": (vmapped, (S((512, 512), jnp.float32), S((256, 512), jnp.float32))),
     "outer": (outer_sum, (S((2048,), jnp.float32),)),
     "sharded grad": (jax.jit(jax.grad(sharded_layer)), sharded_structs()),
+    "cond": (branchy, (S((), jnp.float32), S((2048,), jnp.float32))),
+    "fori_loop": (iterated, (S((512, 512), jnp.float32),)),
+    "attention grad": (
+        jax.grad(attention, argnums=(0, 1, 2)),
+        tuple(S((4, 512, 64), jnp.float32) for _ in range(3)),
+    ),
     "donated sgd": (
         jax.jit(sgd, donate_argnums=0),
         (S((1024, 1024), jnp.float32), S((256, 1024), jnp.float32)),

@@ -200,3 +200,15 @@ def test_the_text_shows_each_lines_code_under_it():
     lines = text.splitlines()
     at = next(i for i, line in enumerate(lines) if "peak_corpus.py:" in line)
     assert "jax.lax.scan(body, x, ws)" in lines[at + 1]
+
+
+def test_a_gap_to_xla_is_said_not_hidden():
+    f, args = CORPUS["mlp grad"]
+    text = jax.jit(f).lower(*args).compile().as_text()
+    ours = build_report("mlp", text, None).peak_bytes
+    report = build_report("mlp", text, ours * 2)
+    assert report.agrees is False
+    assert any("differs from XLA's" in note for note in report.notes)
+    from jaxdbg_widgets.memory.peak_text import report_text
+
+    assert "DIFFERS from XLA's memory analysis" in report_text(report)
