@@ -27,6 +27,7 @@ from jaxdbg_widgets.core import (
 from jaxdbg_widgets.debugger import standalone as _standalone
 from jaxdbg_widgets.debugger.scripts import script
 from jaxdbg_widgets.memory import memory_map
+from jaxdbg_widgets.memory.peak_api import peak_memory
 from jaxdbg_widgets.nans import NonfiniteReport, find_nonfinite
 from jaxdbg_widgets.pictures import show
 from jaxdbg_widgets.sharding import (
@@ -75,6 +76,7 @@ __all__ = [
     "log",
     "max_compiles",
     "memory_map",
+    "peak_memory",
     "print",
     "print_grad",
     "script",

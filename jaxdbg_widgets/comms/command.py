@@ -7,11 +7,11 @@ looked up when the command runs, so this module imports nothing of it.
 
 from __future__ import annotations
 
-import ast
 import sys
 from collections.abc import Iterator, Sequence
 from typing import Any, overload
 
+from jaxdbg_widgets._kernel.call_text import parse_call
 from jaxdbg_widgets.comms.api import communication_map
 from jaxdbg_widgets.comms.display import CommunicationMap
 from jaxdbg_widgets.core.errors import one_line
@@ -23,27 +23,7 @@ def evaluate(expression: str, namespace: dict[str, Any]) -> CommunicationMap:
     Raises ValueError with one line when it is not a call or a part fails.
     """
     text = expression.strip()
-    try:
-        tree = ast.parse(text, mode="eval")
-    except SyntaxError as err:
-        raise ValueError(f"comms: {text!r} is not an expression: {err.msg}") from None
-    call = tree.body
-    if not isinstance(call, ast.Call):
-        raise ValueError(f"comms: {text!r} is not a call such as step(params, batch)")
-    fun = _value(call.func, namespace, text)
-    args: list[Any] = []
-    for arg in call.args:
-        if isinstance(arg, ast.Starred):
-            args.extend(_value(arg.value, namespace, text))
-        else:
-            args.append(_value(arg, namespace, text))
-    kwargs: dict[str, Any] = {}
-    for keyword in call.keywords:
-        value = _value(keyword.value, namespace, text)
-        if keyword.arg is None:
-            kwargs.update(value)
-        else:
-            kwargs[keyword.arg] = value
+    fun, args, kwargs = parse_call(text, namespace, "comms")
     try:
         return communication_map(fun, *args, **kwargs)
     except Exception as err:
@@ -82,14 +62,6 @@ class CallableNames(Sequence[str]):
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._names())
-
-
-def _value(node: ast.expr, namespace: dict[str, Any], text: str) -> Any:
-    source = ast.unparse(node)
-    try:
-        return eval(compile(ast.Expression(node), "<jaxdbg comms>", "eval"), namespace)
-    except Exception as err:
-        raise ValueError(f"comms: {source!r} in {text!r} failed: {one_line(err)}") from None
 
 
 def _user_namespace() -> dict[str, Any]:

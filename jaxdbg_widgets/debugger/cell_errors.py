@@ -13,18 +13,24 @@ With JAX's NaN/Inf checks on, a ``FloatingPointError`` first opens the debugger 
 on the user frames of its traceback, or at the origin its NaN search found under
 ``%jaxdbg nans on`` (:mod:`jaxdbg_widgets.debugger.post_mortem`), then is shown in one line. Where no one can answer a post-mortem, none opens and the error keeps
 JAX's own traceback.
+
+An out-of-memory error (``RESOURCE_EXHAUSTED``) keeps JAX's traceback exactly and is followed
+by the live arrays, largest first, with the user's variables that hold them
+(:mod:`jaxdbg_widgets.memory.oom`).
 """
 
 from __future__ import annotations
 
 import logging
+import sys
 from collections.abc import Callable
 from typing import Any
 
 from jaxdbg_widgets._kernel import error_line
 from jaxdbg_widgets.core._jax_internals import callback_logger_names
-from jaxdbg_widgets.core.errors import DebuggerQuit, original_exception
+from jaxdbg_widgets.core.errors import DebuggerQuit, one_line, original_exception
 from jaxdbg_widgets.debugger import backend, post_mortem, stops
+from jaxdbg_widgets.memory import oom
 
 _QUIET = (DebuggerQuit, KeyboardInterrupt)
 _CALLBACK_LOGGERS = callback_logger_names()
@@ -49,6 +55,16 @@ def _show_short(shell: Any, value: BaseException) -> list[str]:
     return error_line.show_error_line(shell, value)
 
 
+def _show_live_arrays(shell: Any) -> None:
+    """Display what was alive after an out-of-memory error; a failure here is one line."""
+    try:
+        from IPython.display import display
+
+        display(oom.live_arrays(shell.user_ns))
+    except Exception as err:
+        print(f"jaxdbg_widgets: live arrays not shown: {one_line(err)}", file=sys.stderr)
+
+
 def install(ip: Any) -> Callable[[], None]:
     """Register the cell handler and the log filter; the undo restores IPython's handlers."""
     previous_types, previous_handler = ip.custom_exceptions, ip.CustomTB
@@ -68,6 +84,8 @@ def install(ip: Any) -> Callable[[], None]:
         if previous_types and issubclass(etype, previous_types):
             return previous_handler(etype, value, tb, tb_offset=tb_offset)
         shell.showtraceback((etype, value, tb), tb_offset=tb_offset)
+        if isinstance(value, runtime_error) and oom.is_out_of_memory(value):
+            _show_live_arrays(shell)
         return None
 
     ip.set_custom_exc((*previous_types, runtime_error, FloatingPointError, *_QUIET), handler)

@@ -42,16 +42,22 @@ def live_leaves(namespace: Mapping[str, Any] | None = None) -> Iterator[tuple[st
 
 
 def variable_names(namespace: Mapping[str, Any]) -> dict[int, str]:
-    """``id(array) -> name`` for the arrays a namespace holds: its variables that are arrays
+    """``id(array) -> name`` for the arrays a namespace holds: the first of
+    :func:`all_variable_names`."""
+    return {key: names[0] for key, names in all_variable_names(namespace).items()}
+
+
+def all_variable_names(namespace: Mapping[str, Any]) -> dict[int, list[str]]:
+    """``id(array) -> names`` for the arrays a namespace holds: its variables that are arrays
     first, then the leaves of its dicts, lists and tuples (``params['w']``), up to
     :data:`NAMED_LEAF_LIMIT` leaves; names starting with ``_`` are left out."""
     import jax
 
     visible = sorted((name, value) for name, value in namespace.items() if name[:1] != "_")
-    names: dict[int, str] = {}
+    names: dict[int, list[str]] = {}
     for name, value in visible:
         if isinstance(value, jax.Array):
-            names.setdefault(id(value), name)
+            names.setdefault(id(value), []).append(name)
     budget = NAMED_LEAF_LIMIT
     for name, value in visible:
         if budget <= 0:
@@ -61,7 +67,7 @@ def variable_names(namespace: Mapping[str, Any]) -> dict[int, str]:
             budget -= len(flat)
             for path, leaf in flat:
                 if isinstance(leaf, jax.Array):
-                    names.setdefault(id(leaf), name + jax.tree_util.keystr(path))
+                    names.setdefault(id(leaf), []).append(name + jax.tree_util.keystr(path))
     return names
 
 

@@ -11,6 +11,7 @@ from jaxdbg_widgets.compiles import command as compiles_command
 from jaxdbg_widgets.debugger import headless, scripts
 from jaxdbg_widgets.debugger.transports import capability
 from jaxdbg_widgets.memory import command as memory_command
+from jaxdbg_widgets.memory import peak_command
 from jaxdbg_widgets.notebook import nans, session_log
 from jaxdbg_widgets.notebook.status import collect_status, format_status
 
@@ -94,6 +95,13 @@ def _memory(args: list[str]) -> None:
         raise UsageError(str(err)) from None
 
 
+def _peak(args: list[str]) -> None:
+    try:
+        peak_command.show(args)
+    except ValueError as err:
+        raise UsageError(str(err)) from None
+
+
 def _comms(args: list[str]) -> None:
     try:
         comms_command.show(args)
@@ -168,6 +176,13 @@ COMMANDS: dict[str, Subcommand] = {
             "bytes per device and per leaf of EXPR (default: every live array)",
             _memory,
             choices=memory_command.NamespaceNames(),
+        ),
+        Subcommand(
+            "peak",
+            "%jaxdbg peak CALL",
+            "what is live at the peak of CALL (e.g. step(params, batch)), by line, before it runs",
+            _peak,
+            choices=comms_command.CallableNames(),
         ),
         Subcommand(
             "cluster",
