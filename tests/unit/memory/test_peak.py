@@ -15,6 +15,9 @@ from jaxdbg_widgets.memory.units import parse_bytes
 from tests.unit.memory.peak_corpus import CORPUS, S, marked_line, outer_sum, scan_loss
 
 
+OLDER_XLA = tuple(int(part) for part in jax.__version__.split(".")[:2]) < (0, 8)
+
+
 @pytest.mark.parametrize("name", sorted(CORPUS))
 def test_peak_agrees_with_xla_memory_analysis(name):
     f, args = CORPUS[name]
@@ -26,8 +29,16 @@ def test_peak_agrees_with_xla_memory_analysis(name):
         - stats.alias_size_in_bytes
         + stats.temp_size_in_bytes
     )
-    report = jdw.peak_memory(f, *args).report
+    shown = jdw.peak_memory(f, *args)
+    report = shown.report
     assert report.xla_peak_bytes == xla
+    if OLDER_XLA and not report.agrees:
+        # JAX 0.7's XLA shares a loop's state and a donated or in-place buffer with temporaries
+        # that this reading counts apart: the peak may read above XLA's, and the report must
+        # say so, never hide it (docs/memory.md).
+        assert report.peak_bytes > xla
+        assert "DIFFERS from XLA's memory analysis" in str(shown)
+        return
     assert abs(report.peak_bytes / xla - 1) <= AGREEMENT, (report.peak_bytes, xla)
     assert report.agrees
 
