@@ -14,7 +14,6 @@ from jaxdbg_widgets.memory.peak import AGREEMENT, build_report
 from jaxdbg_widgets.memory.units import parse_bytes
 from tests.unit.memory.peak_corpus import CORPUS, S, marked_line, outer_sum, scan_loss
 
-
 OLDER_XLA = tuple(int(part) for part in jax.__version__.split(".")[:2]) < (0, 8)
 
 
