@@ -29,6 +29,7 @@ _IN_PLACE = frozenset(
         "log", "tanh", "logistic", "sqrt", "rsqrt", "power", "select", "clamp", "compare",
         "convert", "and", "or", "xor", "not", "sine", "cosine", "floor", "ceil", "sign",
         "exponential", "log-plus-one", "exponential-minus-one", "dynamic-update-slice", "scatter",
+        "sort",
     }
 )  # fmt: skip
 
@@ -249,11 +250,13 @@ def _flat(value: Value) -> list[int]:
 
 def _nested_peak(schedule: Schedule, inst: Instruction, counter: list[int]) -> tuple[Buffer, ...]:
     """The temporaries live at the fullest step of the computations ``inst`` runs."""
+    # A conditional's or call's result is its branch's result, stored once: the caller counts it.
+    own_result = ("parameter", "output") if inst.opcode in ("conditional", "call") else ()
     best: tuple[Buffer, ...] = ()
     for name in inst.called:
         steps = schedule.computations.get(name, ())
         buffers, inner = _ranges(schedule, steps, entry=False, counter=counter)
-        temps = [b for b in buffers if b.kind not in ("parameter",)]
+        temps = [b for b in buffers if b.kind not in ("parameter", *own_result)]
         for step in range(len(steps)):
             live = tuple(b for b in temps if b.defined <= step <= b.last_use) + inner[step]
             if sum(b.nbytes for b in live) > sum(b.nbytes for b in best):

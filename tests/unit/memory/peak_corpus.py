@@ -47,8 +47,9 @@ def vmapped(w: Any, x: Any) -> Any:
 
 
 def outer_sum(x: Any) -> Any:
-    """A large temporary made and reduced on one line (XLA fuses it: one buffer, one line)."""
-    return jnp.sin(jnp.outer(x, x) + 1.0).sum(axis=0)  # PEAK
+    """A large temporary made and reduced on one line; the sort needs it whole, so no XLA fuses
+    it away."""
+    return jnp.sort(jnp.sin(jnp.outer(x, x) + 1.0), axis=0)[-1]  # PEAK
 
 
 def sharded_structs() -> tuple[Any, Any]:

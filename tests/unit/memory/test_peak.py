@@ -32,10 +32,10 @@ def test_peak_agrees_with_xla_memory_analysis(name):
     report = shown.report
     assert report.xla_peak_bytes == xla
     if OLDER_XLA and not report.agrees:
-        # JAX 0.7's XLA shares a loop's state and a donated or in-place buffer with temporaries
-        # that this reading counts apart: the peak may read above XLA's, and the report must
-        # say so, never hide it (docs/memory.md).
-        assert report.peak_bytes > xla
+        # JAX 0.7's XLA shares a loop's state and a donated buffer with temporaries that this
+        # reading counts apart, and copies a sort's operand that newer XLA sorts in place: the
+        # peak may read above or below XLA's, and the report must say so, never hide it
+        # (docs/memory.md).
         assert "DIFFERS from XLA's memory analysis" in str(shown)
         return
     assert abs(report.peak_bytes / xla - 1) <= AGREEMENT, (report.peak_bytes, xla)
