@@ -44,13 +44,17 @@ def standalone_html(
     state: Mapping[str, Any],
     static_html: str,
     derived: Mapping[str, tuple[str, Mapping[str, Any]]] | None = None,
+    link: str | None = None,
 ) -> str:
     """The output's HTML: ``static_html``, the view's CSS, ``state`` as JSON and the loader.
 
     ``derived`` maps a trait to the trait its change fills and the value for each index, for
-    answers the kernel would otherwise compute (see ``js/standalone.js``).
+    answers the kernel would otherwise compute (see ``js/standalone.js``). ``link`` is the key
+    of a live widget the output draws over while its kernel runs (``js/live_link.js``).
     """
     payload: dict[str, Any] = {"state": dict(state)}
+    if link:
+        payload["link"] = link
     if derived:
         payload["derived"] = {
             name: [target, dict(values)] for name, (target, values) in derived.items()

@@ -138,6 +138,8 @@ export function localModel(state) {
     },
     save_changes() {},
     send() {},
+    /** No kernel answers this model: views say so where they would ask one. */
+    offline: true,
     on(event, listener) {
       listeners.set(event, [...(listeners.get(event) || []), listener]);
     },

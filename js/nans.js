@@ -3,6 +3,7 @@
 // below the report by the debugger's own view.
 import debuggerView from "./debugger.js";
 import { element } from "./dom.js";
+import { initialize } from "./live_link.js";
 
 // The JSON the kernel sends (`view`), declared once here and once in
 // jaxdbg_widgets/nans/schema.py under the same names; a unit test checks that they agree.
@@ -47,11 +48,16 @@ import { element } from "./dom.js";
 /** @typedef {import("./debugger.js").DebuggerMessage} DebuggerMessage */
 
 /**
- * The widget's synced state: the report, and the debugger opened at the origin (or null).
+ * The widget's synced state: the report, the debugger opened at the origin (or null), and the
+ * key its saved output links to it by (live_link.js).
  * @typedef {Object} NonfiniteModel
  * @property {NonfiniteView} view
  * @property {DebuggerView|null} debugger
+ * @property {string} link
  */
+
+/** Why a saved report's button is off. */
+export const OFFLINE_DEBUG = "the debugger opens while the kernel that ran the search runs";
 
 /**
  * The button: open the debugger at the origin (a fresh session if one was open).
@@ -117,6 +123,7 @@ function debuggerModel(model) {
 }
 
 export default {
+  initialize,
   render({ model, el }) {
     const report = element("div", "jdw-nan-report");
     const button = element("button", "jdw-nan-debug", "Debug at this line");
@@ -133,7 +140,8 @@ export default {
       drawReport(report, view);
       const session = model.get("debugger");
       button.hidden = !view.debuggable;
-      button.disabled = session?.status === "waiting";
+      button.disabled = Boolean(model.offline) || session?.status === "waiting";
+      if (model.offline) button.title = OFFLINE_DEBUG;
       if (session && !closeDebugger) {
         closeDebugger = debuggerView.render({ model: debuggerModel(model), el: pane });
       }

@@ -15,6 +15,7 @@ import {
   shardDevices,
   shardText,
 } from "./pictures_model.js";
+import { initialize } from "./live_link.js";
 
 // The JSON the kernel sends and the messages the widget sends, declared once here and once in
 // jaxdbg_widgets/pictures/schema.py under the same names; a unit test checks that they agree.
@@ -138,11 +139,17 @@ import {
  */
 
 /**
- * The widget's synced state: the view and the last probe's answer.
+ * The widget's synced state: the view, the last probe's answer, and the key its saved output
+ * links to it by (live_link.js).
  * @typedef {Object} PicturesModel
  * @property {PicturesView} view
  * @property {Probe|NoProbe} probe
+ * @property {string} link
  */
+
+/** What a saved picture says where only its kernel knew the answer. */
+export const OFFLINE_VALUE = "exact value kept only while the kernel that drew it runs";
+export const OFFLINE_SLIDER = "other slices are drawn while the kernel that drew this picture runs";
 
 const SVG = "http://www.w3.org/2000/svg";
 const HIST_WIDTH = 160;
@@ -351,6 +358,8 @@ function render({ model, el }) {
       showTip(`${where} = ${known}`, hover.x, hover.y);
     } else if (answered) {
       showTip(`${where} = ${probe.text}`, hover.x, hover.y);
+    } else if (model.offline) {
+      showTip(`${where}: ${OFFLINE_VALUE}`, hover.x, hover.y);
     } else {
       showTip(`${where} = …`, hover.x, hover.y);
       model.send({ event: "probe", picture: p, panel: k, index: cell });
@@ -438,6 +447,10 @@ function render({ model, el }) {
       input.max = String(slider.size - 1);
       input.value = String(slider.value);
       input.setAttribute("aria-label", `dim ${slider.dim}`);
+      if (model.offline) {
+        input.disabled = true;
+        input.title = OFFLINE_SLIDER;
+      }
       const shown = element("span", "", `dim ${slider.dim}: ${slider.value} of ${slider.size}`);
       label.append(shown, input);
       box.append(label);
@@ -503,4 +516,4 @@ function cellOf(picture, probe) {
   return picture.layout === "strip" ? [0, index[0]] : index.slice(-2);
 }
 
-export default { render };
+export default { initialize, render };

@@ -1,6 +1,7 @@
 // The print log widget: a filter box, a status line and a table of the newest matching prints.
-import { columnsFor, debounce, rowCells, statusLine } from "./printlog_format.js";
+import { columnsFor, debounce, matchingRows, rowCells, statusLine } from "./printlog_format.js";
 import { element, keepKeys } from "./dom.js";
+import { initialize } from "./live_link.js";
 import { drawPicture } from "./pictures.js";
 
 // The JSON the kernel sends (`rows`, `stats`) and the filter the widget sets, declared once here
@@ -55,6 +56,7 @@ import { drawPicture } from "./pictures.js";
  * @property {number} limit
  * @property {number} expanded
  * @property {PrintPictures|NoPictures} pictures
+ * @property {string} link
  */
 
 const FILTER_DELAY_MS = 150;
@@ -114,7 +116,14 @@ function render({ model, el }) {
   root.append(filter, status, scroller);
   el.appendChild(root);
 
+  // A saved log has no kernel to filter it: the page filters the rows the output carries.
+  const carried = model.offline ? { rows: model.get("rows") ?? [], stats: model.get("stats") } : null;
   const sendQuery = debounce((value) => {
+    if (carried) {
+      const rows = matchingRows(carried.rows, value);
+      model.set("stats", { ...carried.stats, matched: value ? rows.length : carried.stats.matched });
+      model.set("rows", rows);
+    }
     model.set("query", value);
     model.save_changes();
   }, FILTER_DELAY_MS);
@@ -173,4 +182,4 @@ function render({ model, el }) {
   };
 }
 
-export default { render };
+export default { initialize, render };

@@ -64,6 +64,21 @@ export function statusLine(stats, shown) {
   return parts.join(" · ");
 }
 
+/**
+ * The rows whose call site or text holds `query` (ignoring case), or whose process label
+ * (`process 1`) is `query`: the kernel's own filter, for a saved log the page filters itself.
+ */
+export function matchingRows(rows, query) {
+  const needle = query.toLowerCase();
+  if (!needle) return rows;
+  return rows.filter(
+    (row) =>
+      row.text.toLowerCase().includes(needle) ||
+      row.site.toLowerCase().includes(needle) ||
+      (row.process !== null && needle === `process ${row.process}`),
+  );
+}
+
 /** Delay `action` until `wait` ms pass without another call; `timers` is injectable for tests. */
 export function debounce(action, wait, timers = globalThis) {
   let handle = null;

@@ -191,11 +191,12 @@ class NonfiniteReport:
         return f"NonfiniteReport({self.function}: {self.origin.primitive} at {where})"
 
     def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
-        """The widget where a kernel runs (static HTML as its fallback); HTML and text elsewhere."""
+        """Where a kernel runs, one standalone output linked to a live widget (it lasts through a
+        restart and reload); HTML and text elsewhere."""
         from jaxdbg_widgets.sharding.api import _in_notebook
 
         if _in_notebook():
-            bundle = self.widget()._repr_mimebundle_(**kwargs)
-            if bundle is not None:
-                return bundle[0]
+            from jaxdbg_widgets.nans.standalone import standalone_report
+
+            return standalone_report(self)._repr_mimebundle_()
         return {"text/plain": self.to_text(), "text/html": self.to_html()}

@@ -58,10 +58,12 @@ class NonfiniteView(TypedDict):
 
 
 class NonfiniteModel(TypedDict):
-    """The widget's synced state: the report, and the debugger opened at the origin (or ``None``)."""
+    """The widget's synced state: the report, the debugger opened at the origin (or ``None``), and
+    the key its saved output links to it by (``js/live_link.js``)."""
 
     view: NonfiniteView
     debugger: DebuggerView | None
+    link: str
 
 
 class DebugMessage(TypedDict):

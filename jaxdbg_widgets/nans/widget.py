@@ -13,6 +13,7 @@ from typing import Any
 import traitlets
 
 from jaxdbg_widgets._assets import asset, inlined_module
+from jaxdbg_widgets._linked import Linkable
 from jaxdbg_widgets._twin_widget import TwinWidget
 from jaxdbg_widgets.debugger.inline import InlineSession
 from jaxdbg_widgets.nans.frames import origin_frames
@@ -24,7 +25,7 @@ DEBUG_TYPE = "debug"
 """The button's message: open (or reopen) the debugger at the origin."""
 
 
-class NonfiniteWidget(TwinWidget):
+class NonfiniteWidget(Linkable, TwinWidget):
     """Source with the origin's line marked, the facts, and the debugger opened there."""
 
     _esm = inlined_module("nans.js")

@@ -27,5 +27,19 @@ class PrintLog(PrintBuffer):
             self._widget = PrintLogWidget(self)
         return self._widget
 
-    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
-        return self.widget()._repr_mimebundle_(**kwargs)
+    def _ipython_display_(self) -> None:
+        """Show the log as one standalone output linked to the live table; the output is
+        rewritten with the newest rows when a cell that printed ends, so a saved notebook shows
+        the log as it last stood."""
+        from IPython.display import display
+
+        from jaxdbg_widgets.notebook.printlog_saved import follow
+
+        handle = display(self.standalone()._repr_mimebundle_(), raw=True, display_id=True)
+        follow(self, handle)
+
+    def standalone(self) -> Any:
+        """The log's newest rows as one standalone output linked to the live table."""
+        from jaxdbg_widgets.notebook.printlog_standalone import standalone_log
+
+        return standalone_log(self, self.widget())

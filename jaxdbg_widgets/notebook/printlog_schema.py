@@ -51,7 +51,8 @@ class NoPictures(TypedDict):
 
 class PrintLogModel(TypedDict):
     """The widget's synced state: the newest matching rows, the counts, the filter, the limit,
-    the expanded print (-1: none) and its pictures."""
+    the expanded print (-1: none), its pictures, and the key its saved output links to it by
+    (``js/live_link.js``)."""
 
     rows: list[PrintRow]
     stats: PrintStats
@@ -59,3 +60,4 @@ class PrintLogModel(TypedDict):
     limit: int
     expanded: int
     pictures: PrintPictures | NoPictures
+    link: str

@@ -15,8 +15,9 @@ import anywidget
 import traitlets
 
 from jaxdbg_widgets._assets import asset, inlined_module
-from jaxdbg_widgets.notebook.printlog import LogEntry, PrintBuffer
-from jaxdbg_widgets.notebook.printlog_schema import PrintRow
+from jaxdbg_widgets._linked import Linkable
+from jaxdbg_widgets.notebook.printlog import LogEntry, LogPage, PrintBuffer
+from jaxdbg_widgets.notebook.printlog_schema import PrintRow, PrintStats
 from jaxdbg_widgets.notebook.throttle import Throttle
 from jaxdbg_widgets.pictures.thumbnail import small_picture
 
@@ -38,7 +39,18 @@ def entry_row(entry: LogEntry) -> PrintRow:
     }
 
 
-class PrintLogWidget(anywidget.AnyWidget):
+def page_stats(page: LogPage) -> PrintStats:
+    """The counts the table's status line shows for one page of the log."""
+    return {
+        "seen": page.seen,
+        "kept": page.kept,
+        "dropped": page.dropped,
+        "matched": page.matched,
+        "capacity": page.capacity,
+    }
+
+
+class PrintLogWidget(Linkable, anywidget.AnyWidget):
     """Table of a print log with a filter box; ``query`` is what the user typed."""
 
     _esm = inlined_module("printlog.js")
@@ -71,13 +83,7 @@ class PrintLogWidget(anywidget.AnyWidget):
             page = self.print_log.page(self.query, max(0, self.limit))
             with self.hold_sync():
                 self.rows = [entry_row(entry) for entry in page.entries]
-                self.stats = {
-                    "seen": page.seen,
-                    "kept": page.kept,
-                    "dropped": page.dropped,
-                    "matched": page.matched,
-                    "capacity": page.capacity,
-                }
+                self.stats = page_stats(page)
 
     def _draw(self, index: int) -> None:
         """Pictures of the arrays print ``index`` carried, or none (-1, or a dropped print)."""

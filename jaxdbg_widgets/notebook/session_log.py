@@ -6,6 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from jaxdbg_widgets.notebook.printlog_display import PrintLog
+from jaxdbg_widgets.notebook.printlog_saved import unfollow_all
 
 _log: PrintLog | None = None
 
@@ -26,6 +27,7 @@ def install(_ip: Any) -> Callable[[], None]:
 
     def undo() -> None:
         global _log
+        unfollow_all()
         if _log is not None:
             _log.close()
         _log = None

@@ -32,11 +32,12 @@ class Pictures(PictureSet):
         return self.to_text()
 
     def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
-        """The widget where a kernel runs (static HTML as its twin); HTML and text elsewhere."""
+        """Where a kernel runs, one standalone output linked to a live widget (it lasts through a
+        restart and reload); HTML and text elsewhere."""
         from jaxdbg_widgets.sharding.api import _in_notebook
 
         if _in_notebook():
-            bundle = self.widget()._repr_mimebundle_(**kwargs)
-            if bundle is not None:
-                return bundle[0]
+            from jaxdbg_widgets.pictures.standalone import standalone_pictures
+
+            return standalone_pictures(self)._repr_mimebundle_()
         return {"text/plain": self.to_text(), "text/html": self.to_html()}

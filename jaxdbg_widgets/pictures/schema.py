@@ -145,7 +145,9 @@ class PictureMessage(TypedDict):
 
 
 class PicturesModel(TypedDict):
-    """The widget's synced state: the view and the last probe's answer."""
+    """The widget's synced state: the view, the last probe's answer, and the key its saved
+    output links to it by (``js/live_link.js``)."""
 
     view: PicturesView
     probe: Probe | NoProbe
+    link: str

@@ -10,6 +10,7 @@ from typing import Any
 import traitlets
 
 from jaxdbg_widgets._assets import asset, inlined_module
+from jaxdbg_widgets._linked import Linkable
 from jaxdbg_widgets._twin_widget import TwinWidget
 from jaxdbg_widgets.pictures.html import html_from_view
 from jaxdbg_widgets.pictures.model import PictureOptions, PictureSet, build_picture
@@ -17,7 +18,7 @@ from jaxdbg_widgets.pictures.schema import Probe
 from jaxdbg_widgets.pictures.view import picture_view, pictures_view
 
 
-class PicturesWidget(TwinWidget):
+class PicturesWidget(Linkable, TwinWidget):
     """Heatmaps with hover values, shard overlays whose click lights their devices, and
     sliders for leading axes; ``probe`` holds the kernel's answer to the last hovered cell."""
 

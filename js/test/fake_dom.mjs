@@ -14,6 +14,13 @@ class FakeNode {
     return this.parentNode instanceof FakeElement ? this.parentNode : null;
   }
 
+  /** Whether the node is in its document (the document itself is). */
+  get isConnected() {
+    let node = this;
+    while (node.parentNode) node = node.parentNode;
+    return node === this.ownerDocument;
+  }
+
   remove() {
     if (this.parentNode) {
       const siblings = this.parentNode.childNodes;

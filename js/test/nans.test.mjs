@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { afterEach, beforeEach, test } from "node:test";
 
-import widget from "../nans.js";
+import widget, { OFFLINE_DEBUG } from "../nans.js";
 import { installDom, outputElement } from "./fake_dom.mjs";
 import { FakeModel } from "./fake_model.mjs";
 
@@ -96,4 +96,15 @@ test("the button sends debug, and the opened session is drawn by the debugger's 
 test("a finite report has no debugger button", () => {
   const { el } = draw(reportView(false));
   assert.equal(el.querySelector(".jdw-nan-debug").hidden, true);
+});
+
+test("a saved report with no kernel keeps its button off and says why", () => {
+  const model = new FakeModel("NonfiniteModel", { view: reportView(), debugger: null }, { messageType: "NonfiniteMessage" });
+  model.offline = true;
+  const el = outputElement(dom.document);
+  widget.render({ model, el });
+  const button = el.querySelector(".jdw-nan-debug");
+  assert.equal(button.hidden, false);
+  assert.equal(button.disabled, true);
+  assert.equal(button.title, OFFLINE_DEBUG);
 });

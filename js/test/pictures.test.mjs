@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { afterEach, beforeEach, test } from "node:test";
 
-import widget, { deviceName } from "../pictures.js";
+import widget, { deviceName, OFFLINE_SLIDER, OFFLINE_VALUE } from "../pictures.js";
 import { FakeEvent, installDom, outputElement } from "./fake_dom.mjs";
 import { FakeModel } from "./fake_model.mjs";
 import { assertEveryControlKeepsItsKeys } from "./shortcuts.mjs";
@@ -215,4 +215,22 @@ test("a device of a shard with no platform keeps its plain name", () => {
   const view = pictureView();
   assert.equal(deviceName(view, 2), "CPU 2");
   assert.equal(deviceName({ ...view, shards: [{ ...view.shards[0], platform: "" }] }, 2), "device 2");
+});
+
+test("a saved picture with no kernel says so instead of asking, and its sliders are off", () => {
+  const sliced = pictureView({
+    shape: [4, 1000, 1000],
+    sliders: [{ dim: 0, size: 4, value: 0 }],
+    panels: [{ title: "[0, :, :]", index: [0], png: PNG, width: 334, height: 334, shards: [], marks: [], values: null }],
+  });
+  const model = new FakeModel("PicturesModel", { view: { pictures: [sliced], skipped: [] }, probe: {} }, { messageType: "PictureMessage" });
+  model.offline = true;
+  const el = outputElement(dom.document);
+  widget.render({ model, el });
+  el.querySelector(".jdw-pic-frame").dispatchEvent(new FakeEvent("mousemove", { offsetX: 167, offsetY: 100 }));
+  assert.deepEqual(model.sent, []);
+  assert.equal(el.querySelector(".jdw-pic-tip").textContent, `[0, 299, 500]: ${OFFLINE_VALUE}`);
+  const input = el.querySelector("input");
+  assert.equal(input.disabled, true);
+  assert.equal(input.title, OFFLINE_SLIDER);
 });

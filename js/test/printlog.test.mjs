@@ -121,3 +121,33 @@ test("a multi-process log gains a process column, and loses it when no row names
   model.set("rows", [row(2, "x=2")]);
   assert.deepEqual(headings(), ["#", "cell", "time", "call site", "text", "values"]);
 });
+
+test("a saved log with no kernel filters the rows it carries in the page", async () => {
+  const rows = [row(0, "loss=1"), { ...row(1, "x=1"), site: "train.py:4 in step" }, row(2, "loss=0")];
+  const model = new FakeModel("PrintLogModel", {
+    rows,
+    stats: stats(3),
+    query: "",
+    limit: 200,
+    expanded: -1,
+    pictures: {},
+  });
+  model.offline = true;
+  const el = outputElement(dom.document);
+  widget.render({ model, el });
+  const root = el.querySelector(".jaxdbg-printlog");
+  const filter = root.querySelector(".jaxdbg-printlog-filter");
+  filter.value = "LOSS";
+  filter.dispatchEvent(new FakeEvent("input"));
+  await sleep(250);
+  assert.deepEqual(cells(root).map((c) => c[0]), ["0", "2"]);
+  assert.equal(root.querySelector(".jaxdbg-printlog-status").textContent, "2 matching · 3 printed");
+  filter.value = "train.py";
+  filter.dispatchEvent(new FakeEvent("input"));
+  await sleep(250);
+  assert.deepEqual(cells(root).map((c) => c[0]), ["1"]);
+  filter.value = "";
+  filter.dispatchEvent(new FakeEvent("input"));
+  await sleep(250);
+  assert.deepEqual(cells(root).map((c) => c[0]), ["0", "1", "2"]);
+});

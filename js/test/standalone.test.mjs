@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { afterEach, beforeEach, test } from "node:test";
 
 import sharding from "../sharding.js";
+import { offerLink } from "../live_link.js";
 import { mount } from "../standalone.js";
 import { installDom, outputElement } from "./fake_dom.mjs";
 
@@ -98,4 +99,88 @@ test("a derived trait is filled from the table the kernel computed when the outp
   });
   mount(host, widget);
   assert.deepEqual(seen, [{ leaf: 1 }, {}]);
+});
+
+/** A live widget model as anywidget's front end holds it: its traits, listeners and messages. */
+function liveModel(state) {
+  const listeners = new Map();
+  return {
+    sent: [],
+    listeners,
+    get: (name) => state[name],
+    set(name, value) {
+      state[name] = value;
+      for (const listener of [...(listeners.get(`change:${name}`) ?? [])]) listener();
+    },
+    save_changes() {},
+    send(message) {
+      this.sent.push(message);
+    },
+    on(event, listener) {
+      listeners.set(event, [...(listeners.get(event) ?? []), listener]);
+    },
+    off(event, listener) {
+      listeners.set(event, (listeners.get(event) ?? []).filter((known) => known !== listener));
+    },
+  };
+}
+
+/** A view that draws its model's `text` and, on a click, sends `ask`. */
+const echo = {
+  render({ model, el }) {
+    const draw = () => {
+      el.textContent = `${model.offline ? "page" : "kernel"}: ${model.get("text")}`;
+    };
+    model.on("change:text", draw);
+    el.addEventListener("click", () => model.send({ ask: true }));
+    draw();
+  },
+};
+
+test("an output draws over its live widget once that widget's model is offered", () => {
+  const key = `k${Math.random()}`;
+  const host = output({ state: { text: "saved", link: key }, link: key });
+  mount(host, echo);
+  const el = host.querySelector(".jdw-standalone-live");
+  assert.equal(el.textContent, "page: saved");
+  const live = liveModel({ text: "live", link: key });
+  offerLink(live);
+  assert.equal(el.textContent, "kernel: live");
+  assert.equal(el.dataset.linked, "true");
+  el.click();
+  assert.deepEqual(live.sent, [{ ask: true }]);
+  live.set("text", "newer");
+  assert.equal(el.textContent, "kernel: newer");
+});
+
+test("an output made after its widget was offered links at once", () => {
+  const key = `k${Math.random()}`;
+  offerLink(liveModel({ text: "live", link: key }));
+  const host = output({ state: { text: "saved", link: key }, link: key });
+  mount(host, echo);
+  assert.equal(host.querySelector(".jdw-standalone-live").textContent, "kernel: live");
+});
+
+test("an output whose widget is gone, or closed, stays page-only", () => {
+  const key = `k${Math.random()}`;
+  const controller = new AbortController();
+  offerLink(liveModel({ text: "live", link: key }), controller.signal);
+  controller.abort();
+  const host = output({ state: { text: "saved", link: key }, link: key });
+  mount(host, echo);
+  assert.equal(host.querySelector(".jdw-standalone-live").textContent, "page: saved");
+});
+
+test("a rewritten output's old view stops listening to the live model", () => {
+  const key = `k${Math.random()}`;
+  const live = liveModel({ text: "live", link: key });
+  offerLink(live);
+  const old = output({ state: { text: "saved", link: key }, link: key });
+  mount(old, echo);
+  old.remove();
+  const fresh = output({ state: { text: "saved", link: key }, link: key });
+  mount(fresh, echo);
+  live.set("text", "newer");
+  assert.equal(live.listeners.get("change:text").length, 1);
+  assert.equal(fresh.querySelector(".jdw-standalone-live").textContent, "kernel: newer");
 });

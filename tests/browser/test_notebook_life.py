@@ -1,5 +1,6 @@
-"""The notebook's life in JupyterLab and Notebook 7: saved diagrams draw again after a kernel
-restart and a page reload, and a shard session's device selector keeps its keys."""
+"""The notebook's life in JupyterLab and Notebook 7: saved diagrams, pictures, NaN reports and
+print logs draw again after a kernel restart and a page reload (asking the kernel only while it
+runs), and a shard session's device selector keeps its keys."""
 
 import pytest
 
@@ -58,6 +59,74 @@ def test_saved_diagrams_draw_after_a_kernel_restart_and_a_reload(lab_page: LabPa
     page.locator(MEMORY_LEAF).last.click()  # the leaf's diagram was carried in the output
     page.locator(".jdw-standalone-live .jdw-mem .jdw-shw").wait_for(timeout=10_000)
     lab_page.screenshot("life-diagrams-after-restart-and-reload")
+    assert lab_page.console_errors == []
+
+
+LINKED_CELLS = [
+    "%load_ext jaxdbg\n"
+    "import jax, jax.numpy as jnp, numpy as np\n"
+    "import jaxdbg_widgets as jdw\n"
+    "a = np.arange(1000 * 1000, dtype=np.float32).reshape(1000, 1000) / 7",
+    "jdw.show({'a': a})",
+    "jdw.find_nonfinite(jnp.log, jnp.array([-1.0, 2.0]))",
+    "%jaxdbg log",
+    "jax.jit(lambda v: jdw.print('printed after the log: {v}', v=v))(jnp.arange(3.0))",
+]
+PICTURE = ".jdw-standalone-live .jdw-pic-frame"
+REPORT_BUTTON = ".jdw-standalone-live .jdw-nan-debug"
+LOG_TEXT = ".jdw-standalone-live .jaxdbg-printlog-table tbody .jaxdbg-printlog-col-text"
+
+
+def _hover_tip(page) -> str:
+    """Hover the picture's middle and wait for the tooltip's settled text."""
+    box = page.locator(PICTURE).first.bounding_box()
+    page.mouse.move(box["x"] + box["width"] * 0.5, box["y"] + box["height"] * 0.5)
+    page.wait_for_function(
+        "() => { const t = document.querySelector('.jdw-pic-tip');"
+        " return t && !t.hidden && !t.textContent.endsWith('…'); }",
+        timeout=30_000,
+    )
+    return page.locator(".jdw-pic-tip").first.inner_text()
+
+
+def test_pictures_a_report_and_the_log_last_and_ask_the_kernel_while_it_runs(
+    lab_page: LabPage, tmp_path
+):
+    page = lab_page.page
+    lab_page.open_notebook(write_notebook(tmp_path / "linked.ipynb", LINKED_CELLS))
+    lab_page.run_all_cells()
+    page.locator(".jdw-standalone-live[data-linked='true'] .jdw-pic-frame").wait_for(timeout=60_000)
+    assert " = " in _hover_tip(page)  # the exact value, from the kernel
+    button = page.locator(REPORT_BUTTON)
+    assert button.is_enabled()
+    page.wait_for_function(
+        "sel => [...document.querySelectorAll(sel)].some(t => t.textContent.includes("
+        "'printed after the log'))",
+        arg=LOG_TEXT,
+        timeout=30_000,
+    )
+    lab_page.screenshot("life-linked-live")
+    _save(page)
+    page.evaluate(
+        "() => window.jupyterapp.shell.currentWidget.sessionContext.session.kernel.restart()"
+    )
+    lab_page.wait_kernel_idle()
+    page.reload()
+    page.locator(".jp-Notebook").wait_for(timeout=60_000)
+    page.locator(PICTURE).first.wait_for(timeout=60_000)
+    assert page.get_by_text("Error displaying widget").count() == 0
+    assert page.get_by_text("model not found").count() == 0
+    assert page.locator(".jdw-standalone-live[data-linked='true']").count() == 0
+    assert "kept only while the kernel that drew it runs" in _hover_tip(page)
+    button = page.locator(REPORT_BUTTON)
+    assert button.is_disabled() and "kernel" in button.get_attribute("title")
+    texts = page.locator(LOG_TEXT).all_inner_texts()
+    assert any("printed after the log" in t for t in texts), texts
+    page.locator(".jdw-standalone-live .jaxdbg-printlog-filter").fill("after the log")
+    page.wait_for_function(
+        "sel => document.querySelectorAll(sel).length === 1", arg=LOG_TEXT, timeout=10_000
+    )
+    lab_page.screenshot("life-linked-after-restart-and-reload")
     assert lab_page.console_errors == []
 
 

@@ -1,6 +1,7 @@
 """``%jaxdbg log`` and ``%jaxdbg nans`` in a real kernel, answered like a browser would."""
 
 import json
+import re
 
 import pytest
 
@@ -36,18 +37,31 @@ def _updates(messages, comm_id):
     ]
 
 
+_LIVE_TABLES: dict[str, str] = {}
+"""The comm of each live table seen so far, by its link key: one table per log, opened the
+first time the log is shown."""
+
+
 def _open_log(kernel):
+    """Show the log; return the comm of the live table its output links to, and its text."""
     result = kernel.execute("%jaxdbg log")
-    [view] = result.data(WIDGET_MIME)
+    assert result.data(WIDGET_MIME) == []  # one standalone output: it lasts after a restart
+    [html] = result.data("text/html")
     [text] = result.data("text/plain")
-    return view["model_id"], text
+    link = re.search(r'"link":"([0-9a-f]{32})"', html).group(1)
+    for message in result.messages + kernel._other:
+        if message["msg_type"] == "comm_open":
+            state = message["content"]["data"].get("state", {})
+            if state.get("link"):
+                _LIVE_TABLES[state["link"]] = message["content"]["comm_id"]
+    return _LIVE_TABLES[link], text
 
 
-def test_log_shows_a_widget_and_the_filter_box_refilters(loaded):
+def test_log_shows_a_live_table_and_the_filter_box_refilters(loaded):
     loaded.execute("%jaxdbg log clear")
     loaded.execute("count(5).block_until_ready()")
     comm_id, text = _open_log(loaded)
-    assert text == "PrintLog(5 kept of 5 seen, capacity 10000, attached)"
+    assert [line.split()[-1] for line in text.splitlines()[-5:]] == ["0", "1", "2", "3", "4"]
     pending = loaded.start("import time; time.sleep(1)")
     loaded.send_state(comm_id, {"query": "step 3"})
     loaded.wait(pending)

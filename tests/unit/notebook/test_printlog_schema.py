@@ -34,7 +34,7 @@ def test_built_states_match_the_schema_and_cover_it():
     widget = PrintLogWidget(log, interval=60)
     try:
         widget.expanded = 3
-        names = ("rows", "stats", "query", "limit", "expanded", "pictures")
+        names = ("rows", "stats", "query", "limit", "expanded", "pictures", "link")
         model = {name: getattr(widget, name) for name in names}
         seen: set[str] = set()
         assert problems(model, schema.PrintLogModel, seen=seen) == []

@@ -125,12 +125,13 @@ def test_closing_stops_following_the_log(log, widget):
 def test_the_esm_is_self_contained(widget):
     assert not re.search(r'from\s+"\./', widget._esm)
     assert 'from "data:text/javascript;base64,' in widget._esm
-    assert widget._esm.rstrip().endswith("export default { render };")
+    assert widget._esm.rstrip().endswith("export default { initialize, render };")
 
 
-def test_a_print_log_displays_as_its_one_widget(log):
+def test_a_print_log_displays_as_one_output_linked_to_its_one_widget(log):
     widget = log.widget()
     assert isinstance(widget, PrintLogWidget) and log.widget() is widget
-    data, _ = log._repr_mimebundle_()
-    assert data["application/vnd.jupyter.widget-view+json"]["model_id"] == widget.model_id
+    data = log.standalone()._repr_mimebundle_()
+    assert set(data) == {"text/plain", "text/html"}  # no widget view: it lasts after a restart
+    assert data["text/html"].count(f'"link":"{widget.link}"') == 2  # the payload's and the state's
     widget.close()
