@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from jaxdbg_widgets.comms.hlo import Frame, read_hlo
 from jaxdbg_widgets.comms.model import SourceLine, source_line
 from jaxdbg_widgets.memory.liveness import Buffer, liveness
-from jaxdbg_widgets.memory.schedule import read_schedule
+from jaxdbg_widgets.memory.schedule import Instruction, Schedule, read_schedule
 from jaxdbg_widgets.memory.units import human_bytes
 
 AGREEMENT = 0.05  # the largest relative gap to XLA's own figure this report calls agreement
@@ -104,7 +104,7 @@ def build_report(
     live = liveness(schedule)
     frames = read_hlo(hlo_text).frames
     at_peak = sorted(live.live_at(live.peak_step), key=lambda b: (-b.nbytes, b.id))
-    buffers = tuple(_peak_buffer(b, frames) for b in at_peak)
+    buffers = tuple(_peak_buffer(b, frames, schedule) for b in at_peak)
     peak = live.peak_bytes
     more = list(notes)
     if not schedule.scheduled:
@@ -131,13 +131,29 @@ def build_report(
     )
 
 
-def _peak_buffer(buffer: Buffer, frames: dict[int, Frame]) -> PeakBuffer:
+def _made_by(inst: Instruction, schedule: Schedule, depth: int = 4) -> Instruction:
+    """The instruction whose metadata names where ``inst``'s result was made: ``inst`` itself,
+    or, for a call XLA wrapped without metadata (older XLA's ``parallel_*`` calls on CPU), the
+    root of the computation it calls, else that computation's first instruction with a line."""
+    if inst.source_line is not None or inst.op_name or not inst.called or depth == 0:
+        return inst
+    body = schedule.computations.get(inst.called[0], ())
+    root = next((i for i in body if i.root), None)
+    if root is not None:
+        made = _made_by(root, schedule, depth - 1)
+        if made.source_line is not None:
+            return made
+    return next((i for i in body if i.source_line is not None), inst)
+
+
+def _peak_buffer(buffer: Buffer, frames: dict[int, Frame], schedule: Schedule) -> PeakBuffer:
     inst = buffer.instruction
     if buffer.kind == "argument":
         source = SourceLine("", None, inst.op_name or inst.name, "op_name")
     else:
+        made = _made_by(inst, schedule)
         source = source_line(
-            frames, inst.stack_frame_id, inst.source_file, inst.source_line, inst.op_name
+            frames, made.stack_frame_id, made.source_file, made.source_line, made.op_name
         )
         if source.line is None and not inst.op_name and buffer.reader is not None:
             read = buffer.reader  # XLA made it with no metadata: where it is used instead

@@ -222,3 +222,30 @@ def test_a_gap_to_xla_is_said_not_hidden():
     from jaxdbg_widgets.memory.peak_text import report_text
 
     assert "DIFFERS from XLA's memory analysis" in report_text(report)
+
+
+# As JAX 0.7's XLA writes a large elementwise op on CPU: a call without metadata to a parallel
+# computation whose root carries the user's line.
+WRAPPED_CALL = """\
+HloModule jit_step, is_scheduled=true
+
+%parallel_sine (p: f32[64]) -> f32[64,64] {
+  %p = f32[64]{0} parameter(0)
+  %b = f32[64,64]{1,0} broadcast(%p), dimensions={0}
+  ROOT %s = f32[64,64]{1,0} sine(%b), metadata={op_name="jit(step)/sin" source_file="/work/model.py" source_line=12}
+}
+
+ENTRY %main (x: f32[64]) -> f32[64,64] {
+  %x = f32[64]{0} parameter(0), metadata={op_name="x"}
+  %call = f32[64,64]{1,0} call(%x), to_apply=%parallel_sine
+  %call.1 = f32[64,64]{1,0} call(%x), to_apply=%parallel_sine
+  ROOT %c = f32[64,64]{1,0} add(%call, %call.1), metadata={op_name="jit(step)/add" source_file="/work/model.py" source_line=13}
+}
+"""
+
+
+def test_a_call_without_metadata_is_named_by_the_line_of_what_it_calls():
+    report = build_report("step", WRAPPED_CALL, None)
+    [made] = [b for b in report.buffers if b.name.startswith("call")]
+    assert (made.source.file, made.source.line) == ("/work/model.py", 12)
+    assert made.source.origin == "source metadata"  # not its reader's line (13)
