@@ -17,11 +17,15 @@ from typing import Any
 
 from jaxdbg_widgets._assets import asset, inlined_module
 
+# The loader hides the static twin at once, so the page never lays out what the live view
+# replaces (thousands of cells for a large mesh), and shows it again if the view cannot draw.
 _LOADER = (
     "(function(){var s=document.currentScript,h=s&&s.parentElement;if(!h)return;"
+    'var t=h.querySelector(".jdw-standalone-static");if(t)t.style.display="none";'
     'Promise.all([import("{widget}"),import("{mount}")])'
     ".then(function(m){m[1].mount(h,m[0].default);})"
-    '.catch(function(e){console.error("jaxdbg_widgets: static view kept:",e);});})();'
+    '.catch(function(e){if(t)t.style.display="";'
+    'console.error("jaxdbg_widgets: static view kept:",e);});})();'
 )
 
 

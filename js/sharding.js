@@ -132,11 +132,14 @@ function render({ model, el }) {
     status.textContent = selectionSummary(cells, selected);
   }
 
+  let sizedOnce = false;
   function showZoom() {
     const zoom = model.get("zoom");
     zoomed.style.fontSize = `calc(var(--jp-code-font-size, 13px) * ${zoom})`;
     zoomLabel.textContent = `${Math.round(zoom * 100)}%`;
-    surface.resize();
+    // Until the output's first size is known the grid is neither laid out nor drawn: that
+    // first size fits it, so nothing is drawn at a zoom about to change.
+    if (sizedOnce) surface.resize();
   }
 
   function setZoom(zoom) {
@@ -275,9 +278,12 @@ function render({ model, el }) {
     if (model.get("zoom") === 1 && zoomed.scrollWidth > scroll.clientWidth) fitWidth();
   }
   // A new size of the box (the output's first width included) is measured and drawn again.
+  // The fit runs as a task of its own: laying a large grid out at two zooms should not add to
+  // the task that first laid it out.
   function sized() {
+    sizedOnce = true;
     surface.resize();
-    fitByDefault();
+    if (!fitted) setTimeout(fitByDefault, 0);
   }
   let watch = null;
   if (typeof ResizeObserver === "function") {

@@ -57,22 +57,39 @@ export function paintCells(ctx, part, scene) {
   const places = placesIn(geometry, part);
   ctx.fillStyle = palette.gap;
   ctx.fillRect(part.x, part.y, part.width, part.height);
-  for (const order of places) {
-    const index = facet.cells[order][2];
-    const rect = cellRect(geometry, facet, order);
-    ctx.fillStyle = (scene.useColor && cells[index].color) || palette.cell;
-    ctx.fillRect(rect.x, rect.y, rect.width, rect.height);
+  // Cells (and labels) of one colour are drawn together: a colour is parsed once, not per cell.
+  const byColor = byStyle(places, (index) => (scene.useColor && cells[index].color) || palette.cell, facet);
+  for (const [style, orders] of byColor) {
+    ctx.fillStyle = style;
+    for (const order of orders) {
+      const rect = cellRect(geometry, facet, order);
+      ctx.fillRect(rect.x, rect.y, rect.width, rect.height);
+    }
   }
   paintProcessLines(ctx, places, scene);
   if (!fonts) return;
   ctx.font = fonts.normal;
   ctx.textAlign = "center";
   ctx.textBaseline = "middle";
-  for (const order of places) {
-    const index = facet.cells[order][2];
-    ctx.fillStyle = (scene.useColor && cells[index].color && scene.ink(index)) || palette.ink;
-    drawLabel(ctx, cellRect(geometry, facet, order), geometry.lines[order], geometry.lineHeight);
+  const inks = (index) => (scene.useColor && cells[index].color && scene.ink(index)) || palette.ink;
+  for (const [style, orders] of byStyle(places, inks, facet)) {
+    ctx.fillStyle = style;
+    for (const order of orders) {
+      drawLabel(ctx, cellRect(geometry, facet, order), geometry.lines[order], geometry.lineHeight);
+    }
   }
+}
+
+/** `places` grouped by the style `styleOf` gives each one's cell, in first-seen order. */
+function byStyle(places, styleOf, facet) {
+  const groups = new Map();
+  for (const order of places) {
+    const style = styleOf(facet.cells[order][2]);
+    const group = groups.get(style);
+    if (group) group.push(order);
+    else groups.set(style, [order]);
+  }
+  return groups;
 }
 
 /** Draws the process boundaries of the cells at `places`: a line inside their right or lower edge. */

@@ -150,7 +150,11 @@ export function clampZoom(zoom) {
 }
 
 export function steppedZoom(zoom, direction) {
-  return clampZoom(direction > 0 ? zoom * ZOOM_FACTOR : zoom / ZOOM_FACTOR);
+  const next = direction > 0 ? zoom * ZOOM_FACTOR : zoom / ZOOM_FACTOR;
+  // A step across 100%, or to within 2% of it, stops there, so the full-size layout is always
+  // one step away (and a zoom shown as "100%" is 100%).
+  if ((zoom < 1 && next > 0.98) || (zoom > 1 && next < 1.02)) return 1;
+  return clampZoom(next);
 }
 
 export function fitZoom(zoom, contentWidth, availableWidth) {

@@ -147,6 +147,10 @@ test("zoom stays in range and fit never enlarges", () => {
   assert.equal(clampZoom(Number.NaN), 1);
   assert.equal(steppedZoom(1, 1), 1.25);
   assert.equal(steppedZoom(1.25, -1), 1);
+  assert.equal(steppedZoom(0.9, 1), 1, "a step across 100% stops there");
+  assert.equal(steppedZoom(1.1, -1), 1);
+  assert.equal(steppedZoom(0.79996, 1), 1, "a step to 99.995% is 100%");
+  assert.equal(steppedZoom(0.5, 1), 0.625);
   assert.equal(fitZoom(1, 4000, 1000), 0.25);
   assert.equal(fitZoom(1, 500, 1000), 1);
   assert.equal(fitZoom(0.5, 0, 1000), 0.5);

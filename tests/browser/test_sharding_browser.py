@@ -241,6 +241,11 @@ def test_four_thousand_devices_fit_and_stay_readable(lab_page, tmp_path):
     page.wait_for_function(fitted)
     zoom = page.locator(".jdw-shw-zoomval")
     assert zoom.inner_text() != "100%"
+    label_px = page.evaluate(
+        "() => [...document.querySelectorAll('.jdw-shw-collabel, .jdw-shw-rowlabel')]"
+        ".map((e) => parseFloat(getComputedStyle(e).fontSize))"
+    )
+    assert label_px and min(label_px) >= 10, f"axis labels legible when fitted: {label_px}"
     first = _long_tasks(page, started)
     print(
         f"4,096 devices, live widget from run to fitted: long tasks {sum(first):.0f} ms"
