@@ -36,13 +36,12 @@ def engine_placement(expression: str) -> dict[str, Any]:
     return {"shape": list(shape), "dtype": dtype, **plain_placement(sharding, shape)}
 
 
-def cluster_sharding_view(expression: str, view: Any = None, **options: Any) -> Any:
-    """The ``ShardingWidget`` of the global array ``expression`` names on every engine of
-    ``view`` (default: the job ``jaxdbg_widgets.cluster`` joined last); ``options`` are the
-    widget's. Raises ValueError when an engine fails or the engines disagree on its placement.
-    """
+def cluster_placement(expression: str, view: Any = None) -> tuple[tuple[int, ...], Any, Any]:
+    """The shape, placement (over stand-in devices) and dtype of the global array
+    ``expression`` names on every engine of ``view`` (default: the job
+    ``jaxdbg_widgets.cluster`` joined last). Raises ValueError when an engine fails or the
+    engines disagree on its placement."""
     from jaxdbg_widgets.multiprocess import job
-    from jaxdbg_widgets.sharding.widget import ShardingWidget
 
     if not expression.strip():
         raise ValueError("cluster sharding needs an expression naming an array: sharding EXPR")
@@ -58,11 +57,25 @@ def cluster_sharding_view(expression: str, view: Any = None, **options: Any) -> 
             "placement differs between processes"
         )
     shape = tuple(first["shape"])
-    return ShardingWidget(shape, placement_from(first, shape), dtype=first["dtype"], **options)
+    return shape, placement_from(first, shape), first["dtype"]
+
+
+def cluster_sharding_view(expression: str, view: Any = None, **options: Any) -> Any:
+    """The ``ShardingWidget`` of the global array ``expression`` names (see
+    :func:`cluster_placement`); ``options`` are the widget's."""
+    from jaxdbg_widgets.sharding.widget import ShardingWidget
+
+    shape, placement, dtype = cluster_placement(expression, view)
+    return ShardingWidget(shape, placement, dtype=dtype, **options)
 
 
 def show(words: list[str]) -> None:
-    """Display the sharding of the words joined as one expression."""
+    """Display the sharding of the words joined as one expression: one standalone output, which
+    lasts through a restart as every sharding diagram does."""
     from IPython.display import display
 
-    display(cluster_sharding_view(" ".join(words)))
+    from jaxdbg_widgets.sharding.options import RenderOptions
+    from jaxdbg_widgets.sharding.standalone import standalone_diagram
+
+    shape, placement, dtype = cluster_placement(" ".join(words))
+    display(standalone_diagram(shape, placement, dtype=dtype, options=RenderOptions()))

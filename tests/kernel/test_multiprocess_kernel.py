@@ -127,6 +127,8 @@ def test_a_global_array_and_the_job_memory_are_drawn_in_the_notebook(cluster_ker
     assert cluster_kernel.execute(PX_OWN, timeout=180).error is None
     shown = cluster_kernel.execute("%jaxdbg cluster sharding x", timeout=60)
     assert shown.error is None, shown.error
+    assert shown.data("application/vnd.jupyter.widget-view+json") == []  # lasts a restart
+    assert any("jdw-standalone" in html for html in shown.data("text/html"))
     (text,) = [t for t in shown.data("text/plain") if "CPU" in t]
     labels = text.splitlines()[1].replace("┃", "│").strip("│").split("│")
     assert [label.strip().split()[-1] for label in labels] == [f"p{n // 2}" for n in range(8)]
