@@ -37,19 +37,26 @@ def _live(link: str) -> Linkable:
     return found[0]
 
 
-def _outputs():
+def _pictures():
+    return standalone_pictures(jdw.show(np.arange(64.0).reshape(8, 8)))
+
+
+def _report():
+    return standalone_report(jdw.find_nonfinite(jnp.log, jnp.array([-1.0, 2.0])))
+
+
+def _log():
     log = PrintLog(capacity=10, attach=False)
     log.add(PrintRecord("x=<b>1</b>", "m.py", 3, "f", 0.0, (("x", "1"),), None))
-    yield "pictures", standalone_pictures(jdw.show(np.arange(64.0).reshape(8, 8)))
-    report = jdw.find_nonfinite(jnp.log, jnp.array([-1.0, 2.0]))
-    yield "report", standalone_report(report)
-    yield "log", log.standalone()
+    return log.standalone()
 
 
-@pytest.mark.parametrize("name", ["pictures", "report", "log"])
+OUTPUTS = {"pictures": _pictures, "report": _report, "log": _log}
+
+
+@pytest.mark.parametrize("name", sorted(OUTPUTS))
 def test_the_output_is_no_widget_view_and_names_its_live_widget(name):
-    output = dict(_outputs())[name]
-    data = output._repr_mimebundle_()
+    data = OUTPUTS[name]()._repr_mimebundle_()
     assert WIDGET_VIEW not in data and set(data) == {"text/plain", "text/html"}
     payload = _payload(data["text/html"])
     assert payload["link"] == payload["state"]["link"]
