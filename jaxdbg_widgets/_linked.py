@@ -9,9 +9,17 @@ the page alone cannot answer.
 
 from __future__ import annotations
 
+import sys
 import uuid
 
 import traitlets
+
+
+def outputs_share_the_page() -> bool:
+    """Whether an output's script and the widget manager share one page, so an output can reach
+    a live model. Colab runs each output in a frame of its own: there the live widget itself is
+    shown, as a saved standalone output could never reach it."""
+    return "google.colab" not in sys.modules
 
 
 class Linkable(traitlets.HasTraits):

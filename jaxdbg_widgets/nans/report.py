@@ -196,7 +196,11 @@ class NonfiniteReport:
         from jaxdbg_widgets.sharding.api import _in_notebook
 
         if _in_notebook():
+            from jaxdbg_widgets._linked import outputs_share_the_page
             from jaxdbg_widgets.nans.standalone import standalone_report
 
+            live = None if outputs_share_the_page() else self.widget()._repr_mimebundle_(**kwargs)
+            if live is not None:
+                return live[0]  # Colab: the widget itself (see outputs_share_the_page)
             return standalone_report(self)._repr_mimebundle_()
         return {"text/plain": self.to_text(), "text/html": self.to_html()}

@@ -30,11 +30,15 @@ class PrintLog(PrintBuffer):
     def _ipython_display_(self) -> None:
         """Show the log as one standalone output linked to the live table; the output is
         rewritten with the newest rows when a cell that printed ends, so a saved notebook shows
-        the log as it last stood."""
+        the log as it last stood. On Colab, the live table itself (``outputs_share_the_page``)."""
         from IPython.display import display
 
+        from jaxdbg_widgets._linked import outputs_share_the_page
         from jaxdbg_widgets.notebook.printlog_saved import follow
 
+        if not outputs_share_the_page():
+            display(self.widget())
+            return
         handle = display(self.standalone()._repr_mimebundle_(), raw=True, display_id=True)
         follow(self, handle)
 

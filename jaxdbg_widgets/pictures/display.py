@@ -37,7 +37,11 @@ class Pictures(PictureSet):
         from jaxdbg_widgets.sharding.api import _in_notebook
 
         if _in_notebook():
+            from jaxdbg_widgets._linked import outputs_share_the_page
             from jaxdbg_widgets.pictures.standalone import standalone_pictures
 
+            live = None if outputs_share_the_page() else self.widget()._repr_mimebundle_(**kwargs)
+            if live is not None:
+                return live[0]  # Colab: the widget itself (see outputs_share_the_page)
             return standalone_pictures(self)._repr_mimebundle_()
         return {"text/plain": self.to_text(), "text/html": self.to_html()}

@@ -7,6 +7,8 @@ from __future__ import annotations
 import gc
 import json
 import re
+import sys
+import types
 
 import jax.numpy as jnp
 import numpy as np
@@ -146,3 +148,40 @@ def test_a_followed_log_is_rewritten_after_a_cell_that_changed_it():
     finally:
         printlog_saved.unfollow_all()
         log.widget().close()
+
+
+@pytest.fixture
+def on_colab(monkeypatch):
+    """A kernel whose outputs each run in a frame of their own, as Colab's do."""
+    monkeypatch.setitem(sys.modules, "google.colab", types.ModuleType("google.colab"))
+    monkeypatch.setattr("jaxdbg_widgets.sharding.api._in_notebook", lambda: True)
+
+
+def test_on_colab_pictures_and_reports_show_the_live_widget(on_colab):
+    for shown in (jdw.show(np.arange(6.0)), jdw.find_nonfinite(jnp.log, jnp.array([-1.0]))):
+        data = shown._repr_mimebundle_()
+        assert WIDGET_VIEW in data and "text/html" in data  # the widget, its static twin beside
+        _widget_of(data).close()
+
+
+def test_on_colab_the_log_shows_its_live_table(on_colab, monkeypatch):
+    shown = []
+    monkeypatch.setattr("IPython.display.display", lambda *objs, **_: shown.extend(objs))
+    log = PrintLog(capacity=10, attach=False)
+    log._ipython_display_()
+    assert shown == [log.widget()]
+    log.widget().close()
+
+
+def test_outside_colab_the_notebook_gets_the_standalone_output(monkeypatch):
+    monkeypatch.setattr("jaxdbg_widgets.sharding.api._in_notebook", lambda: True)
+    data = jdw.show(np.arange(6.0))._repr_mimebundle_()
+    assert WIDGET_VIEW not in data
+    _live(LINK.search(data["text/html"]).group(1)).close()
+
+
+def _widget_of(data: dict):
+    model_id = data[WIDGET_VIEW]["model_id"]
+    open_ = [w for w in gc.get_objects() if isinstance(w, Linkable) and w.comm is not None]
+    [widget] = [w for w in open_ if w.model_id == model_id]
+    return widget
