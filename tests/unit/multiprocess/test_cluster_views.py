@@ -1,6 +1,9 @@
 """``%jaxdbg cluster sharding EXPR``: each engine's placement of a global array, drawn in the
 notebook; engines stood in for by a view whose ``apply_sync`` answers with their placements."""
 
+import json
+import re
+
 import jax
 import numpy as np
 import pytest
@@ -73,4 +76,7 @@ def test_the_cluster_magic_shows_the_sharding(monkeypatch):
     monkeypatch.setattr(job, "_view", _View([_answer(POD)] * 4))
     monkeypatch.setattr("IPython.display.display", shown.append)
     assert command.run(["sharding", "params['w']"], {}) is None
-    assert [w.layout.process_indices for w in shown] == [(0, 1, 2, 3)]
+    [output] = shown  # one standalone output, which lasts through a restart
+    assert "application/vnd.jupyter.widget-view+json" not in output._repr_mimebundle_()
+    state = json.loads(re.search(r'type="application/json">(.*?)</script>', output.html).group(1))
+    assert [process for process, _ in state["state"]["view"]["processes"]] == [0, 1, 2, 3]
