@@ -11,7 +11,8 @@ cd "$(dirname "$0")/.."
 
 export XLA_FLAGS="${XLA_FLAGS:---xla_force_host_platform_device_count=8}"
 export JAX_PLATFORMS="${JAX_PLATFORMS:-cpu}"
-TOOLS=(pytest pytest-timeout pytest-random-order hypothesis nbval jupyter_client nbformat nbclient ipyparallel)
+TOOLS=(pytest pytest-timeout pytest-random-order hypothesis nbval jupyter_client nbformat nbclient ipyparallel
+  flax optax equinox)
 NBVAL=(--nbval --nbval-sanitize-with notebooks/nbval_sanitize.cfg --nbval-cell-timeout 300)
 
 first_python() {

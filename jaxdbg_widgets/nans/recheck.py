@@ -22,12 +22,14 @@ from collections.abc import Callable
 from contextlib import ExitStack
 from typing import Any, NoReturn
 
+import jax
+
 from jaxdbg_widgets.core import _jax_internals as internals
 from jaxdbg_widgets.core.errors import one_line
 from jaxdbg_widgets.nans.report import NonfiniteReport, Origin
-from jaxdbg_widgets.nans.search import find_nonfinite, search_program
+from jaxdbg_widgets.nans.search import search_call, search_program
 from jaxdbg_widgets.nans.shard_map_step import step_report
-from jaxdbg_widgets.nans.validation import argument_leaves
+from jaxdbg_widgets.nans.validation import split_arguments
 
 SHARDS_NAMED = 4
 """Shards named on the error's first line; the report below lists more."""
@@ -98,16 +100,16 @@ def search_instead(
     name = getattr(fun, "__name__", None) or type(fun).__name__
     kind = getattr(error, "ty", "nan")
     try:
-        argument_leaves(args, kwargs)
+        arguments = split_arguments(fun, args, kwargs)
     except ValueError as gone:
         raise nonfinite_error(
             f"invalid value ({kind}) in the output of jit({name}); the search for its origin "
             f"needs the call's arguments, but {gone}"
         ) from None
-    except TypeError:  # a static argument, or a tracer of an outer grad: nothing to search on
-        _jax_rerun(error, fun, args, kwargs)
+    if any(isinstance(leaf, jax.core.Tracer) for leaf in jax.tree_util.tree_leaves((args, kwargs))):
+        _jax_rerun(error, fun, args, kwargs)  # a tracer of an outer grad: nothing to search on
     try:
-        report = find_nonfinite(fun, *args, **kwargs)
+        report = search_call(name, arguments)
     except Exception as failure:  # a failed search must never replace JAX's error
         _jax_rerun(error, fun, args, kwargs, _failure_line(failure))
     if not report.found:

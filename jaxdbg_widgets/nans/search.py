@@ -43,7 +43,7 @@ from jaxdbg_widgets.nans.rules import (
     with_batch_axes,
 )
 from jaxdbg_widgets.nans.summary import host_value, is_key, summarize
-from jaxdbg_widgets.nans.validation import argument_leaves
+from jaxdbg_widgets.nans.validation import Arguments, split_arguments
 
 STRETCH = 256
 """Equations compiled together at one level: bounds compile time and what is looked into."""
@@ -511,17 +511,26 @@ def find_nonfinite(fun: Callable[..., Any], *args: Any, **kwargs: Any) -> Nonfin
 
     ``fun`` is any JAX-transformable callable (``jit``, ``grad``, ``vmap``, ``shard_map`` and
     their compositions). Prints and callbacks inside are not run; the report lists them.
+    Leaves of the arguments that are not arrays (an equinox module's activation function)
+    are passed as they are, as ``eqx.filter_jit`` does.
     """
     if not callable(fun):
         raise TypeError(f"find_nonfinite needs a callable, got {type(fun).__name__}")
     _require_evaluation()
-    caller = user_call_site()
-    named = argument_leaves(args, kwargs, fun)
     name = getattr(fun, "__name__", None) or type(fun).__name__
+    return search_call(name, split_arguments(fun, args, kwargs))
+
+
+def search_call(name: str, arguments: Arguments) -> NonfiniteReport:
+    """The report of ``find_nonfinite`` for a call whose arguments are already split."""
+    _require_evaluation()
+    caller = user_call_site()
+    program, values = arguments.program, arguments.values
     with _checks_off():
         with internals.recording_batch_axes():
-            closed = jax.make_jaxpr(fun)(*args, **kwargs)
-        return _report(name, closed, named, retrace_function(fun, args, kwargs, caller), _Where())
+            closed = jax.make_jaxpr(program)(*values)
+        retrace = retrace_function(program, values, {}, caller)
+        return _report(name, closed, arguments.named, retrace, _Where(), arguments.local_names)
 
 
 def search_program(
@@ -561,8 +570,10 @@ def _report(
     named: list[tuple[str, Any]],
     retrace: Retrace | None,
     where: _Where,
+    local_names: list[str] | None = None,
 ) -> NonfiniteReport:
-    """Search ``closed`` on the ``named`` values, with JAX's checks already off."""
+    """Search ``closed`` on the ``named`` values, with JAX's checks already off; the
+    debugger's locals name them ``local_names``, or as the trace kept their names."""
     if not closed.jaxpr.eqns:
         raise ValueError(
             f"{name} traces to no equations: its outputs are its inputs or constants, "
@@ -578,7 +589,8 @@ def _report(
         return NonfiniteReport(name, 0, total, None, bad_args, skipped, dead=dead)
     ticker = Ticker(name, total, progress_sink())
     try:
-        found = _locate(jaxpr, closed.consts, named, ticker, retrace, where)
+        names = local_names or _local_names(jaxpr, named)
+        found = _locate(jaxpr, closed.consts, named, names, ticker, retrace, where)
     except KeyboardInterrupt:
         found = None  # raised below, so the search's frames and values go with this one
     if found is None:
@@ -592,6 +604,7 @@ def _locate(
     jaxpr: Any,
     consts: list[Any],
     named: list[tuple[str, Any]],
+    local_names: list[str],
     ticker: Ticker,
     retrace: Retrace | None,
     where: _Where,
@@ -599,7 +612,7 @@ def _locate(
     """The equations checked, the origin, after an infinity the first NaN's, and the
     definition the origin answers (``NonfiniteReport.lead``)."""
     leaves = [v if isinstance(v, jax.Array) else jax.numpy.asarray(v) for _, v in named]
-    arg_names = dict(zip(jaxpr.invars, _local_names(jaxpr, named), strict=True))
+    arg_names = dict(zip(jaxpr.invars, local_names, strict=True))
     levels: dict[tuple[int, Any], Level] = {}
     search = _Search(arg_names, "nonfinite", ticker, levels)
     origin = search.search(search.level(ClosedJaxpr(jaxpr, consts), where), leaves, where)

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import inspect
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import jax
@@ -45,6 +48,19 @@ def argument_leaves(
     """
     _refuse_static(fun, args, kwargs)
     named = []
+    for name, leaf in _named_leaves(args, kwargs):
+        if not internals.is_array_like(leaf):
+            raise TypeError(
+                f"argument {name} is a {type(leaf).__name__}, not an array: find_nonfinite "
+                f"passes every argument to the program ({BIND})"
+            )
+        named.append((name, leaf))
+    return named
+
+
+def _named_leaves(args: tuple[Any, ...], kwargs: dict[str, Any]) -> list[tuple[str, Any]]:
+    """Every leaf of ``(args, kwargs)`` with its name; ``ValueError`` for a deleted buffer."""
+    named = []
     for path, leaf in jax.tree_util.tree_flatten_with_path((args, kwargs))[0]:
         name = _leaf_name(path)
         deleted = getattr(leaf, "is_deleted", None)
@@ -54,10 +70,82 @@ def argument_leaves(
                 "reads every argument's values, so pass live arrays (call it before a "
                 "function that donates them, or on copies)"
             )
-        if not internals.is_array_like(leaf):
-            raise TypeError(
-                f"argument {name} is a {type(leaf).__name__}, not an array: find_nonfinite "
-                f"passes every argument to the program ({BIND})"
-            )
         named.append((name, leaf))
     return named
+
+
+@dataclass(frozen=True)
+class Arguments:
+    """A call's arrays, named, and the function as a function of those arrays alone."""
+
+    named: list[tuple[str, Any]]
+    program: Callable[..., Any]
+    local_names: list[str]
+
+    @property
+    def values(self) -> tuple[Any, ...]:
+        return tuple(value for _, value in self.named)
+
+
+def split_arguments(fun: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Arguments:
+    """The arrays of ``fun(*args, **kwargs)`` named, and ``fun`` over those arrays alone.
+
+    Every other leaf (an equinox module's activation function, a flag in a flax module) is
+    passed to ``fun`` as it is, as ``eqx.filter_jit`` does. The program returns ``fun``'s
+    result and the arrays the call wrote into its arguments. A jitted ``fun``'s static
+    arguments are still refused: they are arrays to ``jit``'s caller but not to its program.
+    """
+    _refuse_static(fun, args, kwargs)
+    leaves, tree = jax.tree_util.tree_flatten((args, kwargs))
+    named = _named_leaves(args, kwargs)
+    arrays = [i for i, (_, leaf) in enumerate(named) if internals.is_array_like(leaf)]
+
+    def program(*values: Any) -> Any:
+        full = list(leaves)
+        for index, value in zip(arrays, values, strict=True):
+            full[index] = value
+        call_args, call_kwargs = jax.tree_util.tree_unflatten(tree, full)
+        result = fun(*call_args, **call_kwargs)
+        return result, _written(full, (call_args, call_kwargs))
+
+    parameters = _parameter_names(fun, len(args))
+    paths = jax.tree_util.tree_flatten_with_path((args, kwargs))[0]
+    local_names = [_local_name(paths[i][0], parameters, named[i][0]) for i in arrays]
+    return Arguments([named[i] for i in arrays], program, local_names)
+
+
+def _parameter_names(fun: Any, count: int) -> list[str]:
+    """The names of ``fun``'s first ``count`` positional parameters, as far as it has them."""
+    try:
+        signature = inspect.signature(fun)
+    except (TypeError, ValueError):
+        return []
+    names = []
+    for parameter in signature.parameters.values():
+        if parameter.kind not in (parameter.POSITIONAL_ONLY, parameter.POSITIONAL_OR_KEYWORD):
+            break
+        names.append(parameter.name)
+    return names[:count]
+
+
+def _local_name(path: tuple[Any, ...], parameters: list[str], fallback: str) -> str:
+    """A whole argument's parameter name (``x``, ``lr``), as the debugger's locals name it;
+    ``fallback`` (``arg0``, ``arg1['w']``) for a leaf inside an argument."""
+    kind, rest = path[0], path[1:]
+    if len(rest) != 1:
+        return fallback
+    if kind.idx == 1:
+        return str(rest[0].key)
+    return parameters[rest[0].idx] if rest[0].idx < len(parameters) else fallback
+
+
+def _written(before: list[Any], arguments: Any) -> list[Any]:
+    """The array leaves ``arguments`` holds after a call that were not there before it.
+
+    A stateful call (a flax nnx step updating its model and optimizer in place, a function
+    assigning into a dict it was given) writes its results into its arguments; they are the
+    program's outputs as much as what it returns, so the search must not call them dead.
+    """
+    held = {id(leaf) for leaf in before}
+    after = jax.tree_util.tree_leaves(arguments)
+    return [leaf for leaf in after if id(leaf) not in held and internals.is_array_like(leaf)]

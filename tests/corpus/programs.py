@@ -154,6 +154,9 @@ class Case:
     batch: tuple[int, ...] | None = None
     direction: str = "forward"
     lead: str = "nonfinite"
+    jitted: bool = False
+    """The program is compiled by its library's own jit (``nnx.jit``, ``eqx.filter_jit``),
+    which takes arguments ``jax.jit`` cannot: the ``nans on`` tests call it as it is."""
 
 
 CASES = (

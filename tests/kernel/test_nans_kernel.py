@@ -306,3 +306,37 @@ def test_nans_on_opens_the_debugger_at_an_unjitted_shard_map_step(nan_kernel):
         off = nan_kernel.execute("%jaxdbg nans off")
     assert off.error is None
     assert nan_kernel.execute("print(jnp.isnan(mapped(xs)).sum())").stdout.strip() == "10"
+
+
+NNX_STEP = textwrap.dedent(
+    """
+    %jaxdbg nans on
+    import optax
+    from flax import nnx
+
+    model = nnx.Linear(2, 3, rngs=nnx.Rngs(0))
+    model.kernel[...] = jnp.full((2, 3), -1.0)  # no unit ever fires under the relu
+    optimizer = nnx.Optimizer(model, optax.adam(1e-3, eps=0.0), wrt=nnx.Param)
+
+    @nnx.jit
+    def train_step(model, optimizer, x):
+        grads = nnx.grad(lambda m: jnp.mean(jax.nn.relu(m(x)) ** 2))(model)
+        optimizer.update(model, grads)
+    """
+)
+
+
+def test_nans_on_opens_the_debugger_in_an_nnx_step_at_the_optimizer_line(nan_kernel):
+    """The NaN goes only into the model's state, updated in place: never returned."""
+    assert nan_kernel.execute(NNX_STEP).error is None
+    try:
+        dbg = Debugging(nan_kernel, "train_step(model, optimizer, jnp.ones((4, 2)))")
+        assert dbg.view["header"]["function"] == "train_step"
+        assert dbg.view["header"]["line"] == 12  # optimizer.update, in NNX_STEP's cell
+        assert {"in0", "out0"} <= {row["name"] for row in dbg.view["locals"]}
+        dbg.send({"type": "command", "line": "c"}, lambda v: v["status"] == "continue")
+        done = dbg.finish()
+        assert done.error["ename"] == "FloatingPointError"
+        assert "optimizer.update(model, grads)" in done.error["evalue"].splitlines()[0]
+    finally:
+        assert nan_kernel.execute("%jaxdbg nans off").error is None

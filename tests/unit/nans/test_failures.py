@@ -41,14 +41,14 @@ def test_nans_on_raises_a_floating_point_error_at_a_traced_fori_loop_line(checks
 
 def _failing_search(monkeypatch, names=None):
     """The search fails inside (for the functions ``names``, else always) as a bug would."""
-    search = recheck.find_nonfinite
+    search = recheck.search_call
 
-    def failing(fun, *args, **kwargs):
-        if names is None or fun.__name__ in names:
+    def failing(name, arguments):
+        if names is None or name in names:
             raise KeyError("Var(id=1)")
-        return search(fun, *args, **kwargs)
+        return search(name, arguments)
 
-    monkeypatch.setattr(recheck, "find_nonfinite", failing)
+    monkeypatch.setattr(recheck, "search_call", failing)
 
 
 @needs_recheck

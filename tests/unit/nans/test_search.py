@@ -192,9 +192,19 @@ def test_a_non_callable_is_refused():
         find_nonfinite(3, jnp.ones(2))
 
 
-def test_a_non_array_argument_is_refused_by_name():
-    with pytest.raises(TypeError, match=r"argument arg1 is a str, not an array"):
-        find_nonfinite(lambda x, s: x, jnp.ones(2), "label")
+def test_a_leaf_that_is_not_an_array_is_passed_as_it_is():
+    report = find_nonfinite(lambda x, name: getattr(jnp, name)(x), jnp.array([-1.0]), "log")
+    assert report.origin.primitive == "log"
+    assert [s.name for s in report.origin.inputs] == ["x"]
+
+
+def test_values_a_call_writes_into_its_arguments_are_searched():
+    def step(state, x):
+        state["w"] = jnp.log(state["w"] - x)  # written in place, never returned
+        return x.sum()
+
+    report = find_nonfinite(step, {"w": jnp.ones(2)}, jnp.full(2, 3.0))
+    assert report.found and report.origin.primitive == "log"
 
 
 def test_a_static_argument_of_a_jitted_function_gets_the_bind_it_message():
