@@ -5,13 +5,17 @@ The prints row compares, in the same run, 4 ipyparallel engines joined by ``jax.
 with the extension loaded (every print labelled, forwarded as engine stdout and taken into one
 log, in order per process) against 4 plain processes that each run the same jitted loop with
 JAX's own ``jax.debug.print`` writing to their own stdout (a pipe). Both are wall-clock from
-the start of the loops until every print is where it goes. Start-up is reported on its own.
+the start of the loops until every print is where it goes. Start-up (engines joined by
+``jax.distributed``, the extension loaded) is compared with a plain ipyparallel cluster of as
+many engines started in the same run.
 
 The breakpoint rows run the notebook's side of the job's debugger in this process: the watcher
 that polls the engines, and the one session it opens. "Hit to view" is from the last engine's
 hit (stamped on the engine by a callback the breakpoint depends on) to the job's view, every
 process in its selector, built here; "command to answer" is one ``p v`` sent to an engine and
-its answer back. There is no widget here, so the widget's own drawing is not included.
+its answer back, beside ipyparallel's own round trip to one engine. No other tool shows one
+view of a breakpoint hit on every process, so that row has an absolute target. There is no
+widget here, so the widget's own drawing is not included.
 """
 
 from __future__ import annotations
@@ -33,6 +37,7 @@ BREAK_ROUNDS = 5
 COMMANDS = 20
 MAX_HIT_TO_VIEW = 0.5
 MAX_COMMAND = 0.1
+MAX_STARTUP_RATIO = 3.0
 COMMAND = "python -m bench multiprocess"
 
 LOOP = """
@@ -197,6 +202,33 @@ def _breakpoints(rc) -> tuple[float, float]:
     return statistics.median(hits), statistics.median(commands)
 
 
+def _echo() -> int:
+    return 1
+
+
+def _round_trip(rc) -> float:
+    """Median time of ipyparallel's own call to one engine and its answer."""
+    times = []
+    for _ in range(COMMANDS):
+        start = time.perf_counter()
+        rc[0].apply_sync(_echo)
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def _plain_startup(profile: str) -> float:
+    """Seconds to start a plain ipyparallel cluster of :data:`ENGINES` engines and connect."""
+    import ipyparallel as ipp
+
+    start = time.perf_counter()
+    cluster = ipp.Cluster(n=ENGINES, profile_dir=profile, cluster_id="plain", log_level=40)
+    rc = cluster.start_and_connect_sync()
+    rc.wait_for_engines(ENGINES, timeout=120)
+    took = time.perf_counter() - start
+    cluster.stop_cluster_sync()
+    return took
+
+
 def run() -> list[Row]:
     import jaxdbg_widgets as jdw
 
@@ -209,8 +241,10 @@ def run() -> list[Row]:
             rc[:].apply_sync(_engine_warm)
             ours = min(_cluster_round(rc, per_process) for _ in range(ROUNDS))
             hit_to_view, command = _breakpoints(rc)
+            round_trip = _round_trip(rc)
         finally:
             rc.cluster.stop_cluster_sync()
+        plain_startup = _plain_startup(profile)
     peer = min(_plain_round(per_process) for _ in range(ROUNDS))
     return [
         Row(
@@ -226,9 +260,9 @@ def run() -> list[Row]:
         Row(
             f"breakpoint hit on {ENGINES} processes to the job's view in the notebook (median)",
             hit_to_view,
-            MAX_HIT_TO_VIEW,
+            None,
             "s",
-            "target",
+            "",
             f"< {MAX_HIT_TO_VIEW:g} s",
             hit_to_view < MAX_HIT_TO_VIEW,
             COMMAND,
@@ -236,9 +270,9 @@ def run() -> list[Row]:
         Row(
             "command to an engine at a breakpoint and its answer (median)",
             command,
-            MAX_COMMAND,
+            round_trip,
             "s",
-            "target",
+            "ipyparallel apply to one engine",
             f"< {MAX_COMMAND:g} s",
             command < MAX_COMMAND,
             COMMAND,
@@ -246,11 +280,11 @@ def run() -> list[Row]:
         Row(
             f"cluster start-up: {ENGINES} engines joined, extension loaded",
             startup,
-            startup,
+            plain_startup,
             "s",
-            "(reported alone)",
-            "reported",
-            True,
+            f"plain ipyparallel, {ENGINES} engines",
+            f"<= {MAX_STARTUP_RATIO:g}x",
+            startup <= MAX_STARTUP_RATIO * plain_startup,
             COMMAND,
         ),
     ]

@@ -10,11 +10,12 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class Row:
-    """``ratio`` is peer / ours for times (bigger is better for us) unless ``higher_is_better``."""
+    """``ratio`` is peer / ours for times (bigger is better for us); a row with no peer
+    (``peer`` None: nothing else does the job) has an absolute target."""
 
     name: str
     ours: float
-    peer: float
+    peer: float | None
     unit: str
     peer_name: str
     target: str
@@ -22,7 +23,9 @@ class Row:
     command: str = ""
 
     @property
-    def ratio(self) -> float:
+    def ratio(self) -> float | None:
+        if self.peer is None:
+            return None
         return self.peer / self.ours if self.ours else float("inf")
 
 
@@ -65,8 +68,8 @@ def format_table(rows: list[Row]) -> str:
         (
             r.name,
             f"{r.ours:.4g} {r.unit}",
-            f"{r.peer:.4g} {r.unit} ({r.peer_name})",
-            f"{r.ratio:.2f}x",
+            "—" if r.peer is None else f"{r.peer:.4g} {r.unit} ({r.peer_name})",
+            "—" if r.ratio is None else f"{r.ratio:.2f}x",
             r.target,
             "yes" if r.met else "NO",
         )

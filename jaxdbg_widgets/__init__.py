@@ -1,8 +1,11 @@
 """jaxdbg-widgets: notebook-native debugging for JAX.
 
-This module is the public surface only; everything lives in the layer packages
-(``core``, ``debugger``, ``sharding``, ``notebook``). The widget classes are imported on
-first use, so ``import jaxdbg_widgets`` loads no IPython, ipywidgets or anywidget.
+This module is the public surface: the debug primitives, the debugger's ``script``, and one
+entry point per tool (NaN search, pictures, sharding, memory, communication, compiles,
+clusters); everything lives in the layer packages. Importing it installs the standalone
+debugger backend, so ``jdw.breakpoint``, scripts and ``$JAXDBG_HEADLESS`` work without
+``%load_ext``. The widget classes are imported on first use, so ``import jaxdbg_widgets``
+loads no IPython, ipywidgets or anywidget.
 """
 
 from typing import Any

@@ -206,11 +206,6 @@ class CommunicationModel:
     has_frame_tables: bool = True
     replicated: tuple[ReplicatedBuffer, ...] = ()
 
-    @property
-    def total_sent_per_step(self) -> int:
-        """Bytes the busiest device sends per step."""
-        return max(self.device_sent, default=0)
-
     def on_line(self, group: LineGroup) -> list[Collective]:
         return [self.collectives[i] for i in group.collectives]
 

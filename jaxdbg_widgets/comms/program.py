@@ -28,14 +28,13 @@ class CompiledProgram:
     mismatches: tuple[Mismatch, ...]
     memory: ProgramMemory | None
     remat_texts: tuple[str, ...]
-    compile_seconds: float | None
     notes: tuple[str, ...]
 
 
 def compile_program(fun: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> CompiledProgram:
     """Lower and compile ``fun`` for abstract versions of ``args``; a compiled stage is used as is."""
-    compiled, remat, seconds, notes = compile_stage(fun, args, kwargs)
-    return read_program(compiled, args, kwargs, remat, seconds, notes)
+    compiled, remat, _, notes = compile_stage(fun, args, kwargs)
+    return read_program(compiled, args, kwargs, remat, notes)
 
 
 def compile_stage(
@@ -61,7 +60,6 @@ def read_program(
     args: tuple[Any, ...],
     kwargs: dict[str, Any],
     remat: tuple[str, ...] = (),
-    seconds: float | None = None,
     notes: tuple[str, ...] = (),
 ) -> CompiledProgram:
     """What a compiled program says besides collectives: text, shardings, copies, memory."""
@@ -79,7 +77,6 @@ def read_program(
         mismatches=mismatches,
         memory=memory,
         remat_texts=remat,
-        compile_seconds=seconds,
         notes=tuple(notes) + tuple(more),
     )
 

@@ -2,7 +2,7 @@
 
 A widget's click arrives as a comm message outside any running cell, so nothing can block for
 the session's answer; here the message handler itself runs the command and returns the new view.
-``c``/``cc``/``q`` end the session (nothing is paused, so all three just close it); the ended
+``c`` and ``q`` end the session (nothing is paused, so both just close it); the ended
 session's last view, with its status, stays drawn.
 """
 

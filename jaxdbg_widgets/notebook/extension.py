@@ -26,11 +26,6 @@ def is_loaded() -> bool:
     return _undos is not None
 
 
-def failed_features() -> dict[str, str]:
-    """Features whose install raised at the last load, with the one-line reason."""
-    return dict(_failed)
-
-
 def load_ipython_extension(ip: Any) -> None:
     """Install all features; a second load while loaded does nothing."""
     global _undos
