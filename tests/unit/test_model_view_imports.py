@@ -1,5 +1,6 @@
-"""Models import no views, and no module of the memory or notebook layers imports one that
-imports it back: read from every import statement in the package, lazy ones included."""
+"""Models import no views, and no module of the communication, compiles, memory, notebook or
+pictures layers imports one that imports it back: read from every import statement in the
+package, lazy ones included."""
 
 from __future__ import annotations
 
@@ -10,6 +11,13 @@ import jaxdbg_widgets
 
 ROOT = Path(jaxdbg_widgets.__file__).parent
 MODELS = (
+    "jaxdbg_widgets.comms.capture",
+    "jaxdbg_widgets.comms.cost",
+    "jaxdbg_widgets.comms.groups",
+    "jaxdbg_widgets.comms.hlo",
+    "jaxdbg_widgets.comms.model",
+    "jaxdbg_widgets.comms.program",
+    "jaxdbg_widgets.comms.shapes",
     "jaxdbg_widgets.compiles.diff",
     "jaxdbg_widgets.compiles.model",
     "jaxdbg_widgets.compiles.program",
@@ -31,6 +39,14 @@ MODELS = (
     "jaxdbg_widgets.sharding.layout",
 )
 VIEWS = (
+    "jaxdbg_widgets.comms.diagrams",
+    "jaxdbg_widgets.comms.display",
+    "jaxdbg_widgets.comms.html",
+    "jaxdbg_widgets.comms.png",
+    "jaxdbg_widgets.comms.standalone",
+    "jaxdbg_widgets.comms.text",
+    "jaxdbg_widgets.comms.view",
+    "jaxdbg_widgets.comms.widget",
     "jaxdbg_widgets.compiles.display",
     "jaxdbg_widgets.compiles.html",
     "jaxdbg_widgets.compiles.standalone",
@@ -60,6 +76,7 @@ VIEWS = (
 )
 RENDERING = ("anywidget", "ipywidgets", "rich", "matplotlib")
 CHECKED = (
+    "jaxdbg_widgets.comms",
     "jaxdbg_widgets.compiles",
     "jaxdbg_widgets.memory",
     "jaxdbg_widgets.notebook",
