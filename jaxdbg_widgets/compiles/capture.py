@@ -6,10 +6,12 @@ Runs only when JAX traces (a cache miss), never on a cache hit, and keeps no use
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 from types import FrameType
 from typing import Any
 
 import jax
+import numpy as np
 
 from jaxdbg_widgets.compiles.signature import (
     UNKNOWN_SITE,
@@ -131,14 +133,69 @@ def context() -> tuple[tuple[str, str, int], ...]:
     return _contexts.setdefault(key, key)
 
 
+@dataclass(frozen=True)
+class WrapperCall:
+    """The user's call of a library's jit (``eqx.filter_jit``, ``nnx.jit``), which traces a
+    function of its own with arguments of its own making."""
+
+    wrapper: Any
+    args: tuple[Any, ...]
+    kwargs: dict[str, Any]
+
+
+def wrapper_call(frame: FrameType | None) -> WrapperCall | None:
+    """The outermost library call between JAX and the user's line that is a wrapper's
+    ``__call__(self, *args, **kwargs)``, where the wrapper names what it wraps
+    (``__wrapped__``, as ``functools.update_wrapper`` leaves it); ``None`` when JAX was
+    called from the user's code."""
+    found = None
+    while frame is not None and is_internal(frame):
+        module = frame.f_globals.get("__name__") or ""
+        if frame.f_code.co_name == "__call__" and module.partition(".")[0] not in _OWN:
+            local = frame.f_locals
+            wrapper, args, kwargs = local.get("self"), local.get("args"), local.get("kwargs")
+            if hasattr(wrapper, "__wrapped__") and type(args) is tuple and type(kwargs) is dict:
+                found = WrapperCall(wrapper, args, dict(kwargs))
+        frame = frame.f_back
+    return found
+
+
+_OWN = frozenset({"jax", "jaxlib", "jaxdbg_widgets"})
+
+
+def _wrapper_arguments(call: WrapperCall) -> tuple[tuple[Leaf, ...], tuple[Static, ...]]:
+    """The user's arguments to a library's jit, named by their paths: arrays are leaves and
+    everything else is static, as ``eqx.filter_jit`` and ``nnx.jit`` trace them."""
+    names = argument_names(call.wrapper, call.args, call.kwargs)
+    leaves: list[Leaf] = []
+    statics: list[Static] = []
+    named = [*zip(names, call.args, strict=True), *call.kwargs.items()]
+    for name, value in named:
+        flat, _ = jax.tree_util.tree_flatten_with_path(value)
+        for path, item in flat:
+            full = name + jax.tree_util.keystr(path)
+            if isinstance(item, (jax.Array, np.ndarray, np.generic)):
+                leaves.append(leaf(full, item))
+            else:
+                statics.append(static_of(full, item))
+    return tuple(leaves), tuple(statics)
+
+
 def function_of(facts: internals.TraceFacts, name: str) -> FunctionId:
-    """The traced function's identity (``name`` is JAX's, used for JAX's own functions)."""
-    return function_id(facts.function, name, place, is_jax_file)
+    """The traced function's identity (``name`` is JAX's, used for JAX's own functions); the
+    user's function for a library's jit."""
+    call = wrapper_call(facts.frame)
+    function = call.wrapper if call is not None else facts.function
+    return function_id(function, name, place, is_jax_file)
 
 
 def signature(facts: internals.TraceFacts, function: FunctionId) -> Signature:
-    """The trace's full signature."""
-    leaves, statics = arguments(
-        facts.function, facts.args, facts.kwargs, facts.static_argnums, facts.static_argnames
-    )
+    """The trace's full signature, in the user's arguments for a library's jit."""
+    call = wrapper_call(facts.frame)
+    if call is not None:
+        leaves, statics = _wrapper_arguments(call)
+    else:
+        leaves, statics = arguments(
+            facts.function, facts.args, facts.kwargs, facts.static_argnums, facts.static_argnames
+        )
     return Signature(function, leaves, statics, context())
