@@ -161,20 +161,30 @@ def wrapper_call(frame: FrameType | None) -> WrapperCall | None:
 
 
 _OWN = frozenset({"jax", "jaxlib", "jaxdbg_widgets"})
+_ARRAYS = (jax.Array, np.ndarray, np.generic)
+_NUMBERS = (bool, int, float, complex)
+
+
+def _holds_numbers_static(wrapper: Any) -> bool:
+    """Whether the library's jit takes Python numbers as static, as ``eqx.filter_jit`` does
+    (``jax.jit`` and ``nnx.jit`` trace them)."""
+    return type(wrapper).__module__.partition(".")[0] == "equinox"
 
 
 def _wrapper_arguments(call: WrapperCall) -> tuple[tuple[Leaf, ...], tuple[Static, ...]]:
     """The user's arguments to a library's jit, named by their paths: arrays are leaves and
-    everything else is static, as ``eqx.filter_jit`` and ``nnx.jit`` trace them."""
+    everything else is static, as ``eqx.filter_jit`` and ``nnx.jit`` trace them; Python
+    numbers are leaves (weakly typed) except under equinox, which holds them static."""
     names = argument_names(call.wrapper, call.args, call.kwargs)
     leaves: list[Leaf] = []
     statics: list[Static] = []
+    traced = _ARRAYS if _holds_numbers_static(call.wrapper) else _ARRAYS + _NUMBERS
     named = [*zip(names, call.args, strict=True), *call.kwargs.items()]
     for name, value in named:
         flat, _ = jax.tree_util.tree_flatten_with_path(value)
         for path, item in flat:
             full = name + jax.tree_util.keystr(path)
-            if isinstance(item, (jax.Array, np.ndarray, np.generic)):
+            if isinstance(item, traced):
                 leaves.append(leaf(full, item))
             else:
                 statics.append(static_of(full, item))

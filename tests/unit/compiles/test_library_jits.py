@@ -70,3 +70,28 @@ def test_nnx_jit_names_paths_into_the_users_module():
     assert again.cause_text() == (
         "model.dense.bias.value: f32[2] → f32[5]; model.dense.kernel.value: f32[3,2] → f32[3,5]"
     )
+
+
+@nnx.jit
+def nnx_scaled(model, x, lr):
+    return model(x).sum() * lr
+
+
+@eqx.filter_jit
+def eqx_scaled(model, x, lr):
+    return jax.vmap(model)(x).sum() * lr
+
+
+def test_a_python_number_is_traced_under_nnx_jit_and_static_under_eqx_filter_jit():
+    x = jnp.ones((4, 3))
+    head, mlp = Head(2, nnx.Rngs(0)), eqx.nn.MLP(3, 1, 8, 1, key=jax.random.key(0))
+    with watch_compiles() as report:
+        nnx_scaled(head, x, 0.1)
+        nnx_scaled(head, x, 0.2)  # traced: the same weakly typed f32[], no compile
+        nnx_scaled(head, x, jnp.float32(0.1))
+        eqx_scaled(mlp, x, 0.1)
+        eqx_scaled(mlp, x, 0.2)  # static under equinox: compiled again
+    _, by_type = _programs(report, "nnx_scaled")
+    assert by_type.cause_text().startswith("lr: f32[] (weak: a Python scalar) → f32[]")
+    _, by_value = _programs(report, "eqx_scaled")
+    assert by_value.cause_text() == "lr: 0.1 → 0.2"
