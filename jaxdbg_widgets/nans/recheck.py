@@ -26,9 +26,12 @@ import jax
 
 from jaxdbg_widgets.core import _jax_internals as internals
 from jaxdbg_widgets.core.errors import one_line
+from jaxdbg_widgets.nans.display import NonfiniteReportView
+from jaxdbg_widgets.nans.progress_view import progress_sink
 from jaxdbg_widgets.nans.report import NonfiniteReport, Origin
 from jaxdbg_widgets.nans.search import search_call, search_program
 from jaxdbg_widgets.nans.shard_map_step import step_report
+from jaxdbg_widgets.nans.text import render_text
 from jaxdbg_widgets.nans.validation import split_arguments
 
 SHARDS_NAMED = 4
@@ -45,8 +48,9 @@ def nonfinite_error(message: str, report: NonfiniteReport | None = None) -> Floa
     """JAX's own error type, so ``except FloatingPointError`` and tracebacks read as without
     the search, carrying the ``report`` and, as ``debugger_frames()``, the frames at its origin."""
     error = FloatingPointError(message)
-    error.report = report
-    error.debugger_frames = report.frames if report is not None else list
+    viewed = NonfiniteReportView.of(report) if report is not None else None
+    error.report = viewed
+    error.debugger_frames = viewed.frames if viewed is not None else list
     return error
 
 
@@ -109,7 +113,7 @@ def search_instead(
     if any(isinstance(leaf, jax.core.Tracer) for leaf in jax.tree_util.tree_leaves((args, kwargs))):
         _jax_rerun(error, fun, args, kwargs)  # a tracer of an outer grad: nothing to search on
     try:
-        report = search_call(name, arguments)
+        report = search_call(name, arguments, progress_sink())
     except Exception as failure:  # a failed search must never replace JAX's error
         _jax_rerun(error, fun, args, kwargs, _failure_line(failure))
     if not report.found:
@@ -146,7 +150,7 @@ def search_transformed(
     if not all(internals.is_array_like(arg) for arg in args):
         return
     try:
-        report = search_program(name, jaxpr, args, name_stack, retrace)
+        report = search_program(name, jaxpr, args, progress_sink(), name_stack, retrace)
     except Exception:  # a failed search leaves JAX's own handling and error to go on
         return
     if report.found:
@@ -176,7 +180,7 @@ def answer_shard_map(step: internals.ShardMapStep, outs: Any) -> None:
         ran = "JAX ran the call again to find it"
     raise nonfinite_error(
         f"invalid value ({kind}) in {where}: first made by {_place(origin)} "
-        f"{devices}; {ran}\n{report.to_text()}",
+        f"{devices}; {ran}\n{render_text(report)}",
         report,
     ) from None
 
@@ -245,7 +249,7 @@ def message(report: NonfiniteReport, kind: str, program: str | None = None) -> s
         if skipped
         else "; nothing was run again"
     )
-    return f"{first}{rerun}\n{report.to_text()}"
+    return f"{first}{rerun}\n{render_text(report)}"
 
 
 def _place(origin: Origin) -> str:

@@ -151,56 +151,8 @@ class NonfiniteReport:
         """Whether a NaN or an infinity was found (in an argument or an equation)."""
         return self.origin is not None or bool(self.nonfinite_arguments)
 
-    def to_text(self) -> str:
-        """The report as plain text lines, for terminals and logs."""
-        from jaxdbg_widgets.nans.text import render_text
-
-        return render_text(self)
-
-    def to_html(self) -> str:
-        """The report as self-contained static HTML, for saved notebooks."""
-        from jaxdbg_widgets.nans.html import render_html
-
-        return render_html(self)
-
-    def widget(self) -> Any:
-        """The interactive view: source with the line marked and the facts."""
-        from jaxdbg_widgets.nans.widget import NonfiniteWidget
-
-        return NonfiniteWidget(self)
-
-    def frames(self) -> list[Any]:
-        """Debugger frames at the origin, innermost first, its inputs and outputs as locals."""
-        from jaxdbg_widgets.nans.frames import origin_frames
-
-        return origin_frames(self)
-
-    def debug(self) -> None:
-        """Open the debugger at the origin (widget, typed prompt or the headless policy)."""
-        from jaxdbg_widgets.nans.frames import open_debugger
-
-        open_debugger(self)
-
-    def __str__(self) -> str:
-        return self.to_text()
-
     def __repr__(self) -> str:
         if self.origin is None:
             return f"NonfiniteReport({self.function}: finite, {self.equations_checked} equations)"
         where = self.origin.source.describe() if self.origin.source else "a line not known"
         return f"NonfiniteReport({self.function}: {self.origin.primitive} at {where})"
-
-    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
-        """Where a kernel runs, one standalone output linked to a live widget (it lasts through a
-        restart and reload); HTML and text elsewhere."""
-        from jaxdbg_widgets.sharding.api import _in_notebook
-
-        if _in_notebook():
-            from jaxdbg_widgets._linked import outputs_share_the_page
-            from jaxdbg_widgets.nans.standalone import standalone_report
-
-            live = None if outputs_share_the_page() else self.widget()._repr_mimebundle_(**kwargs)
-            if live is not None:
-                return live[0]  # Colab: the widget itself (see outputs_share_the_page)
-            return standalone_report(self)._repr_mimebundle_()
-        return {"text/plain": self.to_text(), "text/html": self.to_html()}

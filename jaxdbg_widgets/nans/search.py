@@ -33,8 +33,7 @@ from jaxdbg_widgets.nans.program import (
     count_equations,
     prepare,
 )
-from jaxdbg_widgets.nans.progress import SearchProgress, Ticker
-from jaxdbg_widgets.nans.progress_view import progress_sink
+from jaxdbg_widgets.nans.progress import SearchProgress, Sink, Ticker
 from jaxdbg_widgets.nans.report import NonfiniteReport, Origin, SourceLine
 from jaxdbg_widgets.nans.rules import (
     Retrace,
@@ -43,7 +42,7 @@ from jaxdbg_widgets.nans.rules import (
     with_batch_axes,
 )
 from jaxdbg_widgets.nans.summary import host_value, is_key, summarize
-from jaxdbg_widgets.nans.validation import Arguments, split_arguments
+from jaxdbg_widgets.nans.validation import Arguments
 
 STRETCH = 256
 """Equations compiled together at one level: bounds compile time and what is looked into."""
@@ -503,40 +502,25 @@ def _checks_off() -> Iterator[None]:
                 jax.config.update(flag, True)
 
 
-def find_nonfinite(fun: Callable[..., Any], *args: Any, **kwargs: Any) -> NonfiniteReport:
-    """Run ``fun(*args, **kwargs)`` equation by equation and report where a NaN or Inf first appears.
-
-    When the first non-finite value is an infinity, the report also names the first NaN
-    (an infinite derivative often turns into a NaN gradient only in the backward pass).
-
-    ``fun`` is any JAX-transformable callable (``jit``, ``grad``, ``vmap``, ``shard_map`` and
-    their compositions). Prints and callbacks inside are not run; the report lists them.
-    Leaves of the arguments that are not arrays (an equinox module's activation function)
-    are passed as they are, as ``eqx.filter_jit`` does.
-    """
-    if not callable(fun):
-        raise TypeError(f"find_nonfinite needs a callable, got {type(fun).__name__}")
-    _require_evaluation()
-    name = getattr(fun, "__name__", None) or type(fun).__name__
-    return search_call(name, split_arguments(fun, args, kwargs))
-
-
-def search_call(name: str, arguments: Arguments) -> NonfiniteReport:
-    """The report of ``find_nonfinite`` for a call whose arguments are already split."""
-    _require_evaluation()
+def search_call(name: str, arguments: Arguments, sink: Sink) -> NonfiniteReport:
+    """The report of ``find_nonfinite`` for a call whose arguments are already split; a long
+    search's progress goes to ``sink``."""
+    require_evaluation()
     caller = user_call_site()
     program, values = arguments.program, arguments.values
     with _checks_off():
         with internals.recording_batch_axes():
             closed = jax.make_jaxpr(program)(*values)
         retrace = retrace_function(program, values, {}, caller)
-        return _report(name, closed, arguments.named, retrace, _Where(), arguments.local_names)
+        where = _Where()
+        return _report(name, closed, arguments.named, retrace, where, sink, arguments.local_names)
 
 
 def search_program(
     name: str,
     closed: ClosedJaxpr,
     values: Sequence[Any],
+    sink: Sink,
     name_stack: str = "",
     retrace: Callable[[], ClosedJaxpr] | None = None,
 ) -> NonfiniteReport:
@@ -549,15 +533,16 @@ def search_program(
     origin names the rule's line; without it, the origin names the line that called the
     function.
     """
-    _require_evaluation()
+    require_evaluation()
     named = [(f"arg{i}", value) for i, value in enumerate(values)]
     again = Retrace(lambda: retrace().jaxpr) if retrace is not None else None
     where = _Where(scope=(name_stack,) if name_stack else ())
     with _checks_off():
-        return _report(name, closed, named, again, where)
+        return _report(name, closed, named, again, where, sink)
 
 
-def _require_evaluation() -> None:
+def require_evaluation() -> None:
+    """Raise ``RuntimeError`` where this JAX cannot evaluate equations one by one."""
     if not internals.JAXPR_EVAL:
         raise RuntimeError(
             "find_nonfinite cannot evaluate equations on this JAX (see %jaxdbg status)"
@@ -570,6 +555,7 @@ def _report(
     named: list[tuple[str, Any]],
     retrace: Retrace | None,
     where: _Where,
+    sink: Sink,
     local_names: list[str] | None = None,
 ) -> NonfiniteReport:
     """Search ``closed`` on the ``named`` values, with JAX's checks already off; the
@@ -587,7 +573,7 @@ def _report(
     bad_args = tuple(s for s in (summarize(n, v) for n, v in named) if not s.finite)
     if bad_args:
         return NonfiniteReport(name, 0, total, None, bad_args, skipped, dead=dead)
-    ticker = Ticker(name, total, progress_sink())
+    ticker = Ticker(name, total, sink)
     try:
         names = local_names or _local_names(jaxpr, named)
         found = _locate(jaxpr, closed.consts, named, names, ticker, retrace, where)

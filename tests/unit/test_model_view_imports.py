@@ -1,5 +1,5 @@
-"""Models import no views, and no module of the communication, compiles, memory, notebook or
-pictures layers imports one that imports it back: read from every import statement in the
+"""Models import no views, and no module of the communication, compiles, memory, NaN,
+notebook or pictures layers imports one that imports it back: read from every import statement in the
 package, lazy ones included."""
 
 from __future__ import annotations
@@ -31,6 +31,15 @@ MODELS = (
     "jaxdbg_widgets.memory.schedule",
     "jaxdbg_widgets.memory.sources",
     "jaxdbg_widgets.memory.units",
+    "jaxdbg_widgets.nans.origin",
+    "jaxdbg_widgets.nans.program",
+    "jaxdbg_widgets.nans.progress",
+    "jaxdbg_widgets.nans.report",
+    "jaxdbg_widgets.nans.rules",
+    "jaxdbg_widgets.nans.search",
+    "jaxdbg_widgets.nans.shard_map_step",
+    "jaxdbg_widgets.nans.summary",
+    "jaxdbg_widgets.nans.validation",
     "jaxdbg_widgets.notebook.printlog",
     "jaxdbg_widgets.pictures.model",
     "jaxdbg_widgets.pictures.numeric",
@@ -60,6 +69,14 @@ VIEWS = (
     "jaxdbg_widgets.memory.text",
     "jaxdbg_widgets.memory.view",
     "jaxdbg_widgets.memory.widget",
+    "jaxdbg_widgets.nans.display",
+    "jaxdbg_widgets.nans.frames",
+    "jaxdbg_widgets.nans.html",
+    "jaxdbg_widgets.nans.progress_view",
+    "jaxdbg_widgets.nans.standalone",
+    "jaxdbg_widgets.nans.text",
+    "jaxdbg_widgets.nans.view",
+    "jaxdbg_widgets.nans.widget",
     "jaxdbg_widgets.notebook.printlog_display",
     "jaxdbg_widgets.notebook.printlog_widget",
     "jaxdbg_widgets.pictures.colors",
@@ -79,6 +96,7 @@ CHECKED = (
     "jaxdbg_widgets.comms",
     "jaxdbg_widgets.compiles",
     "jaxdbg_widgets.memory",
+    "jaxdbg_widgets.nans",
     "jaxdbg_widgets.notebook",
     "jaxdbg_widgets.pictures",
 )

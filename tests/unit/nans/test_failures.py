@@ -43,10 +43,10 @@ def _failing_search(monkeypatch, names=None):
     """The search fails inside (for the functions ``names``, else always) as a bug would."""
     search = recheck.search_call
 
-    def failing(name, arguments):
+    def failing(name, arguments, sink):
         if names is None or name in names:
             raise KeyError("Var(id=1)")
-        return search(name, arguments)
+        return search(name, arguments, sink)
 
     monkeypatch.setattr(recheck, "search_call", failing)
 

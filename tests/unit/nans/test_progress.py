@@ -10,7 +10,7 @@ import jax.numpy as jnp
 import pytest
 from jax import lax
 
-from jaxdbg_widgets.nans import find_nonfinite, progress, search
+from jaxdbg_widgets.nans import api, find_nonfinite, progress, search
 from jaxdbg_widgets.nans.progress import SearchProgress, Ticker
 from jaxdbg_widgets.nans.progress_view import TerminalLine, progress_html, progress_sink
 from jaxdbg_widgets.nans.report import SourceLine
@@ -141,7 +141,7 @@ def shown(monkeypatch):
     readings: list[SearchProgress] = []
     monkeypatch.setattr(progress, "DELAY", 0.0)
     monkeypatch.setattr(progress, "INTERVAL", 0.0)
-    monkeypatch.setattr(search, "progress_sink", lambda: readings.append)
+    monkeypatch.setattr(api, "progress_sink", lambda: readings.append)
     return readings
 
 
@@ -159,7 +159,7 @@ def test_a_long_search_reports_its_count_and_line_and_ends_done(shown):
 
 def test_a_short_search_shows_nothing_with_the_default_thresholds(monkeypatch):
     readings: list[SearchProgress] = []
-    monkeypatch.setattr(search, "progress_sink", lambda: readings.append)
+    monkeypatch.setattr(api, "progress_sink", lambda: readings.append)
     find_nonfinite(_long_program(4), 0.0)
     assert readings == []
 

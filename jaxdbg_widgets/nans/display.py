@@ -1,0 +1,66 @@
+"""The report as the user meets it: text, static HTML, the widget, the debugger at the origin,
+and one output in a notebook. A thin view over the model in :mod:`jaxdbg_widgets.nans.report`."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from jaxdbg_widgets.nans.frames import open_debugger, origin_frames
+from jaxdbg_widgets.nans.html import render_html
+from jaxdbg_widgets.nans.report import NonfiniteReport
+from jaxdbg_widgets.nans.text import render_text
+
+
+@dataclasses.dataclass(frozen=True, repr=False)
+class NonfiniteReportView(NonfiniteReport):
+    """What ``find_nonfinite`` returns and a ``FloatingPointError`` of ``%jaxdbg nans on``
+    carries: the report with its views."""
+
+    @classmethod
+    def of(cls, report: NonfiniteReport) -> NonfiniteReportView:
+        """``report`` with its views (itself when it has them)."""
+        if isinstance(report, cls):
+            return report
+        fields = {f.name: getattr(report, f.name) for f in dataclasses.fields(report)}
+        return cls(**fields)
+
+    def to_text(self) -> str:
+        """The report as plain text lines, for terminals and logs."""
+        return render_text(self)
+
+    def to_html(self) -> str:
+        """The report as self-contained static HTML, for saved notebooks."""
+        return render_html(self)
+
+    def widget(self) -> Any:
+        """The interactive view: source with the line marked and the facts."""
+        from jaxdbg_widgets.nans.widget import NonfiniteWidget  # loads anywidget on first use
+
+        return NonfiniteWidget(self)
+
+    def frames(self) -> list[Any]:
+        """Debugger frames at the origin, innermost first, its inputs and outputs as locals."""
+        return origin_frames(self)
+
+    def debug(self) -> None:
+        """Open the debugger at the origin (widget, typed prompt or the headless policy)."""
+        open_debugger(self)
+
+    def __str__(self) -> str:
+        return self.to_text()
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
+        """Where a kernel runs, one standalone output linked to a live widget (it lasts through a
+        restart and reload); HTML and text elsewhere."""
+        from jaxdbg_widgets.sharding.api import _in_notebook
+
+        if _in_notebook():
+            from jaxdbg_widgets._linked import outputs_share_the_page
+            from jaxdbg_widgets.nans.standalone import standalone_report
+
+            live = None if outputs_share_the_page() else self.widget()._repr_mimebundle_(**kwargs)
+            if live is not None:
+                return live[0]  # Colab: the widget itself (see outputs_share_the_page)
+            return standalone_report(self)._repr_mimebundle_()
+        return {"text/plain": self.to_text(), "text/html": self.to_html()}
