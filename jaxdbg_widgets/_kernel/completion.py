@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, overload
 
 
 def probe_context_matchers(shell: Any) -> None:
@@ -80,3 +80,24 @@ def _append_undoably(matchers: list[Any], matcher: Any) -> Callable[[], None]:
             matchers.remove(matcher)
 
     return undo
+
+
+class LiveNames(Sequence[str]):
+    """Completion choices read again at each use, since a cell may define or drop names
+    between two completions; a subclass says how to read them (``_names``)."""
+
+    def _names(self) -> list[str]:
+        raise NotImplementedError
+
+    @overload
+    def __getitem__(self, index: int) -> str: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[str]: ...
+    def __getitem__(self, index: int | slice) -> str | list[str]:
+        return self._names()[index]
+
+    def __len__(self) -> int:
+        return len(self._names())
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._names())

@@ -8,10 +8,10 @@ looked up when the command runs, so this module imports nothing of it.
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator, Sequence
-from typing import Any, overload
+from typing import Any
 
 from jaxdbg_widgets._kernel.call_text import parse_call
+from jaxdbg_widgets._kernel.completion import LiveNames
 from jaxdbg_widgets.comms.api import communication_map
 from jaxdbg_widgets.comms.display import CommunicationMap
 from jaxdbg_widgets.core.errors import one_line
@@ -39,7 +39,7 @@ def show(args: list[str]) -> None:
     display(evaluate(" ".join(args), _user_namespace()))
 
 
-class CallableNames(Sequence[str]):
+class CallableNames(LiveNames):
     """The completion choices of ``%jaxdbg comms``: the user's callables, read at each use."""
 
     def _names(self) -> list[str]:
@@ -49,19 +49,6 @@ class CallableNames(Sequence[str]):
             for name, value in namespace.items()
             if not name.startswith("_") and callable(value) and not isinstance(value, type)
         )
-
-    @overload
-    def __getitem__(self, index: int) -> str: ...
-    @overload
-    def __getitem__(self, index: slice) -> list[str]: ...
-    def __getitem__(self, index: int | slice) -> str | list[str]:
-        return self._names()[index]
-
-    def __len__(self) -> int:
-        return len(self._names())
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._names())
 
 
 def _user_namespace() -> dict[str, Any]:

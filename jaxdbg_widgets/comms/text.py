@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import io
 from typing import Any
 
+from jaxdbg_widgets._rich_text import rich_string
 from jaxdbg_widgets.comms.model import CommunicationModel
 from jaxdbg_widgets.comms.view import collective_rows, comms_view, mesh_text
 
@@ -73,16 +73,4 @@ def text_renderable(comms: CommunicationModel) -> Any:
 
 def render_text(comms: CommunicationModel, *, use_color: bool = False) -> str:
     """The map as a string; with ``use_color`` it carries ANSI styles."""
-    import rich.console
-
-    buffer = io.StringIO()
-    console = rich.console.Console(
-        file=buffer,
-        width=120,
-        color_system="truecolor" if use_color else None,
-        force_terminal=use_color,
-        force_jupyter=False,
-        highlight=False,
-    )
-    console.print(text_renderable(comms))
-    return buffer.getvalue()
+    return rich_string(text_renderable(comms), use_color=use_color)

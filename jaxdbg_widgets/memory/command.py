@@ -6,9 +6,9 @@ IPython is only looked up when the command runs, so this module imports nothing 
 from __future__ import annotations
 
 import types
-from collections.abc import Iterator, Sequence
-from typing import Any, overload
+from typing import Any
 
+from jaxdbg_widgets._kernel.completion import LiveNames
 from jaxdbg_widgets._kernel.shell import running_shell
 from jaxdbg_widgets.core.errors import one_line
 from jaxdbg_widgets.memory.api import memory_map
@@ -51,24 +51,11 @@ def candidate_names(namespace: dict[str, Any]) -> list[str]:
     )
 
 
-class NamespaceNames(Sequence[str]):
+class NamespaceNames(LiveNames):
     """The completion choices of ``%jaxdbg memory``: :func:`candidate_names`, read at each use."""
 
     def _names(self) -> list[str]:
         return candidate_names(_user_namespace())
-
-    @overload
-    def __getitem__(self, index: int) -> str: ...
-    @overload
-    def __getitem__(self, index: slice) -> list[str]: ...
-    def __getitem__(self, index: int | slice) -> str | list[str]:
-        return self._names()[index]
-
-    def __len__(self) -> int:
-        return len(self._names())
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._names())
 
 
 def _user_namespace() -> dict[str, Any]:

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import io
 from typing import Any
 
+from jaxdbg_widgets._rich_text import rich_string
 from jaxdbg_widgets.memory.model import MemoryLayout
 from jaxdbg_widgets.memory.view import leaf_rows, memory_view, process_line
 
@@ -38,19 +38,7 @@ def text_renderable(memory: MemoryLayout, *, use_color: bool = True) -> Any:
 
 def render_text(memory: MemoryLayout, *, use_color: bool = False) -> str:
     """The map as a string; with ``use_color`` it carries 24-bit ANSI colour codes."""
-    import rich.console
-
-    buffer = io.StringIO()
-    console = rich.console.Console(
-        file=buffer,
-        width=120,
-        color_system="truecolor" if use_color else None,
-        force_terminal=use_color,
-        force_jupyter=False,
-        highlight=False,
-    )
-    console.print(text_renderable(memory, use_color=use_color))
-    return buffer.getvalue()
+    return rich_string(text_renderable(memory, use_color=use_color), use_color=use_color)
 
 
 def _grid(view: dict[str, Any], use_color: bool) -> list[Any]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+from jaxdbg_widgets._linked_display import LinkedDisplay
 from jaxdbg_widgets.nans.frames import open_debugger, origin_frames
 from jaxdbg_widgets.nans.html import render_html
 from jaxdbg_widgets.nans.report import NonfiniteReport
@@ -13,7 +14,7 @@ from jaxdbg_widgets.nans.text import render_text
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
-class NonfiniteReportView(NonfiniteReport):
+class NonfiniteReportView(LinkedDisplay, NonfiniteReport):
     """What ``find_nonfinite`` returns and a ``FloatingPointError`` of ``%jaxdbg nans on``
     carries: the report with its views."""
 
@@ -47,20 +48,8 @@ class NonfiniteReportView(NonfiniteReport):
         """Open the debugger at the origin (widget, typed prompt or the headless policy)."""
         open_debugger(self)
 
-    def __str__(self) -> str:
-        return self.to_text()
+    def standalone(self) -> Any:
+        """The standalone output linked to a new widget for this report."""
+        from jaxdbg_widgets.nans.standalone import standalone_report
 
-    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
-        """Where a kernel runs, one standalone output linked to a live widget (it lasts through a
-        restart and reload); HTML and text elsewhere."""
-        from jaxdbg_widgets.sharding.api import _in_notebook
-
-        if _in_notebook():
-            from jaxdbg_widgets._linked import outputs_share_the_page
-            from jaxdbg_widgets.nans.standalone import standalone_report
-
-            live = None if outputs_share_the_page() else self.widget()._repr_mimebundle_(**kwargs)
-            if live is not None:
-                return live[0]  # Colab: the widget itself (see outputs_share_the_page)
-            return standalone_report(self)._repr_mimebundle_()
-        return {"text/plain": self.to_text(), "text/html": self.to_html()}
+        return standalone_report(self)

@@ -8,12 +8,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from jaxdbg_widgets._linked_display import LinkedDisplay
 from jaxdbg_widgets.pictures.html import render_html
 from jaxdbg_widgets.pictures.model import PictureSet
 from jaxdbg_widgets.pictures.text import render_text
 
 
-class Pictures(PictureSet):
+class Pictures(LinkedDisplay, PictureSet):
     """Pictures of arrays: a widget in a notebook, static HTML when saved, text in a terminal."""
 
     def to_text(self) -> str:
@@ -28,20 +29,8 @@ class Pictures(PictureSet):
 
         return PicturesWidget(self)
 
-    def __str__(self) -> str:
-        return self.to_text()
+    def standalone(self) -> Any:
+        """The standalone output linked to a new widget for these pictures."""
+        from jaxdbg_widgets.pictures.standalone import standalone_pictures
 
-    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
-        """Where a kernel runs, one standalone output linked to a live widget (it lasts through a
-        restart and reload); HTML and text elsewhere."""
-        from jaxdbg_widgets.sharding.api import _in_notebook
-
-        if _in_notebook():
-            from jaxdbg_widgets._linked import outputs_share_the_page
-            from jaxdbg_widgets.pictures.standalone import standalone_pictures
-
-            live = None if outputs_share_the_page() else self.widget()._repr_mimebundle_(**kwargs)
-            if live is not None:
-                return live[0]  # Colab: the widget itself (see outputs_share_the_page)
-            return standalone_pictures(self)._repr_mimebundle_()
-        return {"text/plain": self.to_text(), "text/html": self.to_html()}
+        return standalone_pictures(self)
