@@ -33,12 +33,12 @@ from jaxdbg_widgets.debugger import (
     static_html,
     stops,
 )
+from jaxdbg_widgets.debugger.builders import builder_for
 from jaxdbg_widgets.debugger.cluster_session import ClusterSession
 from jaxdbg_widgets.debugger.protocol import apply_message
 from jaxdbg_widgets.debugger.session import Resume, Session
 from jaxdbg_widgets.debugger.shard_session import ShardSession
 from jaxdbg_widgets.debugger.transports.capability import Tier, detect_tier
-from jaxdbg_widgets.debugger.view import builder_for
 
 Served = Session | ShardSession | ClusterSession
 """What a front end serves: one hit, the gathered shards of a run, or every process's hits."""

@@ -7,14 +7,27 @@ line is run in the shown shard's session, whose ``help`` gains the shard command
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
+from jaxdbg_widgets.core.shard_place import ShardPlace
 from jaxdbg_widgets.debugger.session import Entry, Resume
-from jaxdbg_widgets.debugger.shard_compare import compare_text
-from jaxdbg_widgets.debugger.shard_gathering import Hit, release
+from jaxdbg_widgets.debugger.shard_compare import CompareRow, compare_text
+from jaxdbg_widgets.debugger.shard_gathering import Gathering, Hit, release
+from jaxdbg_widgets.debugger.shard_selection import Selection
 
-if TYPE_CHECKING:
-    from jaxdbg_widgets.debugger.shard_session import ShardSession
+
+class ShardSession(Protocol):
+    """What the commands use of the shard session (which imports them to dispatch)."""
+
+    gathering: Gathering
+    selection: Selection
+
+    def compare(self, expression: str) -> list[CompareRow]: ...
+
+    def forget_compared(self, hit: Hit) -> None: ...
+
+    def shard_index(self, shard: ShardPlace) -> int: ...
+
 
 CONTINUE = frozenset({"continue", "c", "cont"})
 CONTINUE_ALL = frozenset({"continue_all", "ca"})

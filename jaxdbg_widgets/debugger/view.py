@@ -156,18 +156,6 @@ class ShardViewBuilder:
         self._builders.clear()
 
 
-def builder_for(session: Any) -> Any:
-    """The view builder that draws ``session``: a single hit, a shard session, or the session
-    of every process of a job (whose engines build their own parts of the view)."""
-    from jaxdbg_widgets.debugger.cluster_session import ClusterSession
-
-    if isinstance(session, ClusterSession):
-        from jaxdbg_widgets.debugger.cluster_view import ClusterViewBuilder
-
-        return ClusterViewBuilder(session)
-    return ShardViewBuilder(session) if isinstance(session, ShardSession) else ViewBuilder(session)
-
-
 def shard_block(shards: ShardSession, status: str = "waiting") -> Shards:
     """The device selector's rows (label, shard index, state) and the last compare.
 

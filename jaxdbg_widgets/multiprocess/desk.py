@@ -19,13 +19,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from jaxdbg_widgets.core.errors import one_line
+from jaxdbg_widgets.debugger.builders import builder_for
 from jaxdbg_widgets.debugger.compare_pictures import drawable
 from jaxdbg_widgets.debugger.protocol import apply_message
 from jaxdbg_widgets.debugger.session import Entry, Resume, Session
 from jaxdbg_widgets.debugger.shard_compare import plain_answers
 from jaxdbg_widgets.debugger.shard_gathering import Hit, place_of
 from jaxdbg_widgets.debugger.shard_session import ShardSession
-from jaxdbg_widgets.debugger.view import builder_for, transcript_rows
+from jaxdbg_widgets.debugger.view import transcript_rows
 from jaxdbg_widgets.pictures.row import row_pictures
 from jaxdbg_widgets.pictures.scale import Scale
 

@@ -168,3 +168,15 @@ def test_no_memory_or_notebook_module_imports_one_that_imports_it_back():
         if name.startswith(CHECKED) and name not in CHECKED:
             back = sorted(m for m in graph[name] if name in _reachable(graph, m) or m == name)
             assert not back, f"{name} imports {back}, which import it back"
+
+
+def test_no_module_anywhere_imports_one_that_imports_it_back():
+    graph = _graph()
+    graph = {name: {m for m in imported if m in graph} for name, imported in graph.items()}
+    circles = []
+    for name in sorted(graph):
+        reached = _reachable(graph, name)
+        if name in reached:
+            back = sorted(m for m in graph[name] if name in _reachable(graph, m) or m == name)
+            circles.append(f"{name} imports {back}")
+    assert not circles, "\n".join(circles)

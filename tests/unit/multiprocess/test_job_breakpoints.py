@@ -14,11 +14,11 @@ import numpy as np
 import pytest
 
 from jaxdbg_widgets.core.shard_place import ShardPlace
+from jaxdbg_widgets.debugger.builders import builder_for
 from jaxdbg_widgets.debugger.cluster_session import ClusterSession, ProcessLost
 from jaxdbg_widgets.debugger.protocol import apply_message
 from jaxdbg_widgets.debugger.session import Resume, Session
 from jaxdbg_widgets.debugger.shard_session import ShardSession
-from jaxdbg_widgets.debugger.view import builder_for
 from jaxdbg_widgets.multiprocess.desk import Desk, Ended
 
 from ..debugger.conftest import jax_frames
