@@ -10,6 +10,7 @@ from typing import Any
 import jax
 
 from jaxdbg_widgets.core import _jax_internals as internals
+from jaxdbg_widgets.core.arguments import split_arguments as core_split
 
 
 def _leaf_name(path: tuple[Any, ...]) -> str:
@@ -91,27 +92,20 @@ def split_arguments(fun: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> 
     """The arrays of ``fun(*args, **kwargs)`` named, and ``fun`` over those arrays alone.
 
     Every other leaf (an equinox module's activation function, a flag in a flax module) is
-    passed to ``fun`` as it is, as ``eqx.filter_jit`` does. The program returns ``fun``'s
-    result and the arrays the call wrote into its arguments. A jitted ``fun``'s static
-    arguments are still refused: they are arrays to ``jit``'s caller but not to its program.
+    passed to ``fun`` as it is, and the program also returns the arrays the call wrote into
+    its arguments (:meth:`~jaxdbg_widgets.core.arguments.SplitArguments.program`). A jitted
+    ``fun``'s static arguments are still refused: they are arrays to ``jit``'s caller but not
+    to its program.
     """
     _refuse_static(fun, args, kwargs)
-    leaves, tree = jax.tree_util.tree_flatten((args, kwargs))
     named = _named_leaves(args, kwargs)
-    arrays = [i for i, (_, leaf) in enumerate(named) if internals.is_array_like(leaf)]
-
-    def program(*values: Any) -> Any:
-        full = list(leaves)
-        for index, value in zip(arrays, values, strict=True):
-            full[index] = value
-        call_args, call_kwargs = jax.tree_util.tree_unflatten(tree, full)
-        result = fun(*call_args, **call_kwargs)
-        return result, _written(full, (call_args, call_kwargs))
-
+    split = core_split(args, kwargs)
+    held = {i for i, _ in split.static}
+    arrays = [i for i in range(len(named)) if i not in held]
     parameters = _parameter_names(fun, len(args))
     paths = jax.tree_util.tree_flatten_with_path((args, kwargs))[0]
     local_names = [_local_name(paths[i][0], parameters, named[i][0]) for i in arrays]
-    return Arguments([named[i] for i in arrays], program, local_names)
+    return Arguments([named[i] for i in arrays], split.program(fun), local_names)
 
 
 def _parameter_names(fun: Any, count: int) -> list[str]:
@@ -137,15 +131,3 @@ def _local_name(path: tuple[Any, ...], parameters: list[str], fallback: str) -> 
     if kind.idx == 1:
         return str(rest[0].key)
     return parameters[rest[0].idx] if rest[0].idx < len(parameters) else fallback
-
-
-def _written(before: list[Any], arguments: Any) -> list[Any]:
-    """The array leaves ``arguments`` holds after a call that were not there before it.
-
-    A stateful call (a flax nnx step updating its model and optimizer in place, a function
-    assigning into a dict it was given) writes its results into its arguments; they are the
-    program's outputs as much as what it returns, so the search must not call them dead.
-    """
-    held = {id(leaf) for leaf in before}
-    after = jax.tree_util.tree_leaves(arguments)
-    return [leaf for leaf in after if id(leaf) not in held and internals.is_array_like(leaf)]

@@ -1,0 +1,53 @@
+"""Every tool over the corpus of programs written as users write them (plain JAX, flax, optax,
+equinox): the memory map, pictures and the communication map of each program and its
+arguments, besides the NaN search's own corpus tests."""
+
+from __future__ import annotations
+
+import jax
+import numpy as np
+import pytest
+
+import jaxdbg_widgets as jdw
+from tests.corpus import libraries, programs
+
+CASES = {case.name: case for module in (programs, libraries) for case in module.CASES}
+SHARDED = {"data-parallel step with pmean"}
+
+
+def _arrays(tree):
+    return [leaf for leaf in jax.tree_util.tree_leaves(tree) if isinstance(leaf, jax.Array)]
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_the_memory_map_counts_every_array_of_the_arguments(name):
+    arguments = CASES[name].arguments()
+    layout = jdw.memory_map(arguments)
+    assert sum(leaf.total_bytes for leaf in layout.leaves) == sum(
+        a.nbytes for a in _arrays(arguments)
+    )
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_pictures_draw_every_array_and_number_with_its_shape(name):
+    arguments = CASES[name].arguments()
+    shown = jdw.show(arguments)
+    leaves = jax.tree_util.tree_leaves(arguments)
+    expected = [
+        np.shape(leaf)
+        for leaf in leaves
+        if isinstance(leaf, int | float) or (isinstance(leaf, jax.Array) and not _is_key(leaf))
+    ]
+    assert sorted(tuple(p.shape) for p in shown.pictures) == sorted(expected)
+
+
+def _is_key(array: jax.Array) -> bool:
+    return jax.dtypes.issubdtype(array.dtype, jax.dtypes.prng_key)
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_the_communication_map_compiles_each_step_and_finds_collectives_only_when_sharded(name):
+    case = CASES[name]
+    comms = jdw.communication_map(case.program(), *case.arguments())
+    assert bool(comms.collectives) == (name in SHARDED), comms.to_text()
+    assert np.all(np.asarray(comms.device_sent) >= 0)
