@@ -7,14 +7,13 @@ its rematerialization warnings.
 
 from __future__ import annotations
 
-import functools
 import time
 from dataclasses import dataclass
 from typing import Any
 
 from jaxdbg_widgets.comms.capture import captured_stderr, remat_warnings
 from jaxdbg_widgets.comms.model import ArgumentSharding, MeshInfo, Mismatch, axis_type_names
-from jaxdbg_widgets.core.arguments import split_arguments
+from jaxdbg_widgets.core.lowering import lower_abstract
 from jaxdbg_widgets.memory.program import ProgramMemory, program_entries
 
 
@@ -49,7 +48,7 @@ def compile_stage(
     if isinstance(fun, jax.stages.Compiled):
         note = "given a compiled program: its rematerialization warnings were not seen"
         return fun, (), None, (note,)
-    lowered = fun if isinstance(fun, jax.stages.Lowered) else _lower(fun, args, kwargs)
+    lowered = fun if isinstance(fun, jax.stages.Lowered) else lower_abstract(fun, args, kwargs)
     started = time.perf_counter()
     with captured_stderr() as err:
         compiled = lowered.compile()
@@ -83,19 +82,6 @@ def read_program(
     )
 
 
-def abstract(x: Any) -> Any:
-    """``x`` as a ``ShapeDtypeStruct``: the sharding of a committed array kept, others left open."""
-    import jax
-    import numpy as np
-
-    if isinstance(x, jax.Array) and not isinstance(x, jax.core.Tracer):
-        sharding = x.sharding if getattr(x, "committed", True) else None
-        return jax.ShapeDtypeStruct(x.shape, x.dtype, sharding=sharding)
-    if isinstance(x, np.ndarray):
-        return jax.ShapeDtypeStruct(x.shape, x.dtype)
-    return x
-
-
 def _check_function(fun: Any) -> None:
     """Raise a TypeError naming what is expected, before anything tries to lower ``fun``."""
     import jax
@@ -107,41 +93,6 @@ def _check_function(fun: Any) -> None:
         "communication_map expects a function, a jax.jit function, or a lowered or compiled "
         f"stage (jax.jit(f).lower(...), .compile()), but got {type(fun).__name__}: {shown}"
     )
-
-
-def _lower(fun: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
-    """The lowering for abstract versions of the arguments.
-
-    A library's jit (``eqx.filter_jit``, ``nnx.jit``) and a plain function whose arguments hold
-    leaves that are not arrays (an equinox module's activation) are jitted over their array leaves
-    alone: the other leaves are passed as they are, and what the call writes into its
-    arguments (an nnx model updated in place) is kept as an output.
-    """
-    import jax
-
-    split = split_arguments(args, kwargs)
-    plain = not callable(getattr(fun, "lower", None))
-    if _library_jit(fun) or (plain and split.static):
-        program = split.program(fun)
-        program.__name__ = getattr(fun, "__name__", None) or type(fun).__name__
-        return jax.jit(program).lower(*(abstract(leaf) for leaf in split.dynamic))
-    jitted = jax.jit(fun) if plain else fun
-    abstract_args = jax.tree_util.tree_map(abstract, args)
-    abstract_kwargs = jax.tree_util.tree_map(abstract, kwargs)
-    return jitted.lower(*abstract_args, **abstract_kwargs)
-
-
-def _library_jit(fun: Any) -> bool:
-    """Whether ``fun`` is a jit of some library's own making, which may not take abstract
-    arguments: it has a ``lower`` but is not ``jax.jit``'s."""
-    return callable(getattr(fun, "lower", None)) and not isinstance(fun, _jax_jit_type())
-
-
-@functools.cache
-def _jax_jit_type() -> type:
-    import jax
-
-    return type(jax.jit(lambda: None))
 
 
 def _argument(path: str, struct: Any) -> ArgumentSharding:

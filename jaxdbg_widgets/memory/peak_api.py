@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from jaxdbg_widgets.core.errors import one_line
+from jaxdbg_widgets.core.lowering import lower_abstract
 from jaxdbg_widgets.memory.peak import PeakReport, build_report
 from jaxdbg_widgets.memory.peak_display import PeakMemory
 from jaxdbg_widgets.memory.program import program_entries
@@ -48,14 +49,8 @@ def _name(f: Any) -> str:
 def _report(
     name: str, fun: Any, args: tuple[Any, ...], kwargs: dict[str, Any], capacity: int | None
 ) -> PeakReport:
-    import jax
-
-    from jaxdbg_widgets.comms.program import abstract
-
-    structs = jax.tree_util.tree_map(abstract, (args, kwargs))
-    jitted = fun if callable(getattr(fun, "lower", None)) else jax.jit(fun)
     try:
-        compiled = jitted.lower(*structs[0], **structs[1]).compile()
+        compiled = lower_abstract(fun, args, kwargs).compile()
     except Exception as err:
         raise ValueError(f"peak_memory: {name} did not compile: {one_line(err)}") from None
     _, program = program_entries(compiled)

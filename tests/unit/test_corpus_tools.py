@@ -51,3 +51,11 @@ def test_the_communication_map_compiles_each_step_and_finds_collectives_only_whe
     comms = jdw.communication_map(case.program(), *case.arguments())
     assert bool(comms.collectives) == (name in SHARDED), comms.to_text()
     assert np.all(np.asarray(comms.device_sent) >= 0)
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_the_peak_of_each_step_is_read_and_compared_with_xla(name):
+    case = CASES[name]
+    (report,) = jdw.peak_memory(case.program(), *case.arguments()).reports
+    assert report.peak_bytes > 0 and report.buffers
+    assert report.agreement is not None  # compared with XLA (how closely: docs/memory.md)
