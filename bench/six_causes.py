@@ -1,4 +1,5 @@
-"""The shipped notebook's training loop that recompiles for six reasons, as one function."""
+"""The six causes of the shipped notebook's training loop, as one function on ``jax.jit``
+(whose own ``jax_explain_cache_misses`` is the peer: it reads only ``jax.jit``'s cache)."""
 
 from __future__ import annotations
 
