@@ -286,12 +286,14 @@ def _serve_widget(session: Served, front_end: FrontEnd) -> Resume:
                     render_memory.note_rendered()
                 if content != RENDERED:
                     apply_message(session, content)
-                    widget.view = builder.build()
+                    if session.resume is None:  # once resumed, the frozen view is the next
+                        widget.view = builder.build()
             elif not rendered and time.monotonic() >= deadline:
                 fallback = f"no front end showed the debugger widget within {timeout:g} s"
                 render_memory.note_timeout()
                 break
-            seen = _redraw_if_changed(session, seen, widget, builder)
+            if session.resume is None:
+                seen = _redraw_if_changed(session, seen, widget, builder)
     except NoTransport as error:
         fallback = str(error)
     finally:

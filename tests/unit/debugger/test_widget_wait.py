@@ -81,3 +81,34 @@ def test_a_shard_session_change_wakes_the_widget_wait():
         assert inbox.get(0) is None
     finally:
         stop()
+
+
+def test_a_hit_and_continue_build_the_view_twice_the_live_view_and_the_frozen_one(monkeypatch):
+    from jaxdbg_widgets.debugger.view import ViewBuilder
+
+    builds: list[str] = []
+    build = ViewBuilder.build
+
+    def counted(self, status: str = "waiting"):
+        builds.append(status)
+        return build(self, status)
+
+    monkeypatch.setattr(ViewBuilder, "build", counted)
+    messages: queue.Queue = queue.Queue()
+    messages.put({"type": "rendered"})
+    messages.put({"type": "command", "line": "c"})
+    front_end = backend.FrontEnd(
+        detect_tier=lambda: Tier.SUBSHELL,
+        open_inbox=lambda widget: _Inbox(messages),
+        read_line=lambda prompt: None,
+        display=lambda widget: lambda obj: None,
+    )
+    undo = jax_registry.register(TEST_BACKEND, backend.make_backend(lambda: front_end), -100)
+    backend.new_run()
+    try:
+        jax.debug.breakpoint(backend=TEST_BACKEND)
+        jax.block_until_ready(jnp.ones(1))
+    finally:
+        undo()
+        backend.new_run()
+    assert builds == ["waiting", "continue"]
