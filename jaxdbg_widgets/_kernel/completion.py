@@ -84,10 +84,10 @@ def _append_undoably(matchers: list[Any], matcher: Any) -> Callable[[], None]:
 
 class LiveNames(Sequence[str]):
     """Completion choices read again at each use, since a cell may define or drop names
-    between two completions; a subclass says how to read them (``_names``)."""
+    between two completions; ``read`` gives them."""
 
-    def _names(self) -> list[str]:
-        raise NotImplementedError
+    def __init__(self, read: Callable[[], list[str]]) -> None:
+        self._names = read
 
     @overload
     def __getitem__(self, index: int) -> str: ...

@@ -39,16 +39,18 @@ def show(args: list[str]) -> None:
     display(evaluate(" ".join(args), _user_namespace()))
 
 
-class CallableNames(LiveNames):
+def callable_names() -> LiveNames:
     """The completion choices of ``%jaxdbg comms``: the user's callables, read at each use."""
+    return LiveNames(_callables)
 
-    def _names(self) -> list[str]:
-        namespace = _user_namespace()
-        return sorted(
-            name
-            for name, value in namespace.items()
-            if not name.startswith("_") and callable(value) and not isinstance(value, type)
-        )
+
+def _callables() -> list[str]:
+    namespace = _user_namespace()
+    return sorted(
+        name
+        for name, value in namespace.items()
+        if not name.startswith("_") and callable(value) and not isinstance(value, type)
+    )
 
 
 def _user_namespace() -> dict[str, Any]:

@@ -51,11 +51,9 @@ def candidate_names(namespace: dict[str, Any]) -> list[str]:
     )
 
 
-class NamespaceNames(LiveNames):
+def namespace_names() -> LiveNames:
     """The completion choices of ``%jaxdbg memory``: :func:`candidate_names`, read at each use."""
-
-    def _names(self) -> list[str]:
-        return candidate_names(_user_namespace())
+    return LiveNames(lambda: candidate_names(_user_namespace()))
 
 
 def _user_namespace() -> dict[str, Any]:

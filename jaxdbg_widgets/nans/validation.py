@@ -1,4 +1,4 @@
-"""The arguments of a search, checked and named: live arrays only, each with a readable path."""
+"""The arguments of a search, checked and split: arrays staged and named, other leaves held."""
 
 from __future__ import annotations
 
@@ -38,41 +38,18 @@ def _refuse_static(fun: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> N
         )
 
 
-def argument_leaves(
-    args: tuple[Any, ...], kwargs: dict[str, Any], fun: Any = None
-) -> list[tuple[str, Any]]:
-    """Every leaf of ``(args, kwargs)`` named, in the order ``jax.make_jaxpr`` flattens them.
-
-    Raises ``TypeError`` for a leaf JAX cannot stage as an array or an argument a jitted
-    ``fun`` takes as static, and ``ValueError`` for a deleted or donated buffer, since the
-    search must read every argument's values.
-    """
-    _refuse_static(fun, args, kwargs)
-    named = []
-    for name, leaf in _named_leaves(args, kwargs):
-        if not internals.is_array_like(leaf):
-            raise TypeError(
-                f"argument {name} is a {type(leaf).__name__}, not an array: find_nonfinite "
-                f"passes every argument to the program ({BIND})"
-            )
-        named.append((name, leaf))
-    return named
-
-
-def _named_leaves(args: tuple[Any, ...], kwargs: dict[str, Any]) -> list[tuple[str, Any]]:
-    """Every leaf of ``(args, kwargs)`` with its name; ``ValueError`` for a deleted buffer."""
-    named = []
-    for path, leaf in jax.tree_util.tree_flatten_with_path((args, kwargs))[0]:
-        name = _leaf_name(path)
+def _checked_leaves(args: tuple[Any, ...], kwargs: dict[str, Any]) -> list[tuple[Any, Any]]:
+    """Every leaf of ``(args, kwargs)`` with its key path; ``ValueError`` for a deleted buffer."""
+    flat = jax.tree_util.tree_flatten_with_path((args, kwargs))[0]
+    for path, leaf in flat:
         deleted = getattr(leaf, "is_deleted", None)
         if callable(deleted) and deleted():
             raise ValueError(
-                f"argument {name} was deleted or donated before the search; find_nonfinite "
-                "reads every argument's values, so pass live arrays (call it before a "
-                "function that donates them, or on copies)"
+                f"argument {_leaf_name(path)} was deleted or donated before the search; "
+                "find_nonfinite reads every argument's values, so pass live arrays (call it "
+                "before a function that donates them, or on copies)"
             )
-        named.append((name, leaf))
-    return named
+    return flat
 
 
 @dataclass(frozen=True)
@@ -98,14 +75,14 @@ def split_arguments(fun: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> 
     to its program.
     """
     _refuse_static(fun, args, kwargs)
-    named = _named_leaves(args, kwargs)
+    flat = _checked_leaves(args, kwargs)
     split = core_split(args, kwargs)
     held = {i for i, _ in split.static}
-    arrays = [i for i in range(len(named)) if i not in held]
+    staged = [(path, leaf) for i, (path, leaf) in enumerate(flat) if i not in held]
     parameters = _parameter_names(fun, len(args))
-    paths = jax.tree_util.tree_flatten_with_path((args, kwargs))[0]
-    local_names = [_local_name(paths[i][0], parameters, named[i][0]) for i in arrays]
-    return Arguments([named[i] for i in arrays], split.program(fun), local_names)
+    named = [(_leaf_name(path), leaf) for path, leaf in staged]
+    local_names = [_local_name(path, parameters, _leaf_name(path)) for path, _ in staged]
+    return Arguments(named, split.program(fun), local_names)
 
 
 def _parameter_names(fun: Any, count: int) -> list[str]:

@@ -175,14 +175,14 @@ COMMANDS: dict[str, Subcommand] = {
             "%jaxdbg memory [EXPR]",
             "bytes per device and per leaf of EXPR (default: every live array)",
             _memory,
-            choices=memory_command.NamespaceNames(),
+            choices=memory_command.namespace_names(),
         ),
         Subcommand(
             "peak",
             "%jaxdbg peak CALL",
             "what is live at the peak of CALL (e.g. step(params, batch)), by line, before it runs",
             _peak,
-            choices=comms_command.CallableNames(),
+            choices=comms_command.callable_names(),
         ),
         Subcommand(
             "cluster",
@@ -197,7 +197,7 @@ COMMANDS: dict[str, Subcommand] = {
             "%jaxdbg comms CALL",
             "the collectives XLA chose for CALL (e.g. step(params, batch)), per line and device",
             _comms,
-            choices=comms_command.CallableNames(),
+            choices=comms_command.callable_names(),
         ),
         Subcommand(
             "compiles",

@@ -40,6 +40,24 @@ class _Inbox:
         pass
 
 
+def _hit(open_inbox: Any) -> None:
+    """One breakpoint served to a widget whose messages come from ``open_inbox``'s inbox."""
+    front_end = backend.FrontEnd(
+        detect_tier=lambda: Tier.SUBSHELL,
+        open_inbox=open_inbox,
+        read_line=lambda prompt: None,
+        display=lambda widget: lambda obj: None,
+    )
+    undo = jax_registry.register(TEST_BACKEND, backend.make_backend(lambda: front_end), -100)
+    backend.new_run()
+    try:
+        jax.debug.breakpoint(backend=TEST_BACKEND)
+        jax.block_until_ready(jnp.ones(1))
+    finally:
+        undo()
+        backend.new_run()
+
+
 def test_a_rendered_widget_waits_for_its_next_message_without_a_timer(monkeypatch):
     monkeypatch.setenv(backend.RENDER_TIMEOUT_ENV_VAR, "30")
     messages: queue.Queue = queue.Queue()
@@ -49,22 +67,9 @@ def test_a_rendered_widget_waits_for_its_next_message_without_a_timer(monkeypatc
         inboxes.append(_Inbox(messages))
         return inboxes[-1]
 
-    front_end = backend.FrontEnd(
-        detect_tier=lambda: Tier.SUBSHELL,
-        open_inbox=open_inbox,
-        read_line=lambda prompt: None,
-        display=lambda widget: lambda obj: None,
-    )
-    undo = jax_registry.register(TEST_BACKEND, backend.make_backend(lambda: front_end), -100)
-    backend.new_run()
     messages.put({"type": "rendered"})
     threading.Timer(0.3, lambda: messages.put({"type": "command", "line": "c"})).start()
-    try:
-        jax.debug.breakpoint(backend=TEST_BACKEND)
-        jax.block_until_ready(jnp.ones(1))
-    finally:
-        undo()
-        backend.new_run()
+    _hit(open_inbox)
     [inbox] = inboxes
     first, *rest = inbox.waits
     assert 0 < first <= 30, "until the render deadline"
@@ -97,18 +102,5 @@ def test_a_hit_and_continue_build_the_view_twice_the_live_view_and_the_frozen_on
     messages: queue.Queue = queue.Queue()
     messages.put({"type": "rendered"})
     messages.put({"type": "command", "line": "c"})
-    front_end = backend.FrontEnd(
-        detect_tier=lambda: Tier.SUBSHELL,
-        open_inbox=lambda widget: _Inbox(messages),
-        read_line=lambda prompt: None,
-        display=lambda widget: lambda obj: None,
-    )
-    undo = jax_registry.register(TEST_BACKEND, backend.make_backend(lambda: front_end), -100)
-    backend.new_run()
-    try:
-        jax.debug.breakpoint(backend=TEST_BACKEND)
-        jax.block_until_ready(jnp.ones(1))
-    finally:
-        undo()
-        backend.new_run()
+    _hit(lambda widget: _Inbox(messages))
     assert builds == ["waiting", "continue"]
