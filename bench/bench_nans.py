@@ -15,7 +15,10 @@ JAX's ``jax_debug_nans`` alone and against both of JAX's flags, in alternating r
 
 The loop row times a NaN at iteration 19,991 of a jitted 20,000-iteration ``fori_loop`` with a
 traced trip count, both sides from empty caches, best of two, against both of JAX's checks
-(``python -m bench.bench_nans loop``).
+(``python -m bench.bench_nans loop``). The transformer row does the same on a flax linen
+training step (``bench/nan_transformer.py``: four blocks under ``nn.scan``, a padding mask that
+leaves one sequence with nothing to attend to, optax Adam;
+``python -m bench.bench_nans transformer``).
 """
 
 from __future__ import annotations
@@ -135,28 +138,58 @@ def _jax_fails(fn, args) -> float:
         jax.config.update("jax_debug_infs", False)
 
 
-def long_loop() -> Row:
-    """Best of two rounds, each side from empty caches, on the 20,000-iteration loop."""
-    fn, args = _long_loop()
+def _cold(fn, args, check) -> tuple[float, float]:
+    """Best of two rounds of ours and of JAX's checks on one failing program, each side from
+    empty caches; ``check`` refuses a report that names the wrong origin."""
     ours, peer = [], []
     for _ in range(LOOP_ROUNDS):
         jax.clear_caches()
         start = time.perf_counter()
         report = find_nonfinite(fn, *args)
         ours.append(time.perf_counter() - start)
-        if report.origin is None or report.origin.path != (f"while iteration {LOOP_BAD}",):
-            raise AssertionError(f"find_nonfinite missed iteration {LOOP_BAD}: {report!r}")
+        check(report)
         jax.clear_caches()
         peer.append(_jax_fails(fn, args))
+    return min(ours), min(peer)
+
+
+def _row(name: str, ours: float, peer: float) -> Row:
     return Row(
-        name=f"search, -inf at iteration {LOOP_BAD:,} of a {LOOP_ITERATIONS:,}-iteration fori_loop",
-        ours=min(ours),
-        peer=min(peer),
+        name=name,
+        ours=ours,
+        peer=peer,
         unit="s",
         peer_name="jax_debug_nans+infs re-run",
         target="no slower (ratio >= 1)",
-        met=min(ours) <= min(peer),
+        met=ours <= peer,
     )
+
+
+def long_loop() -> Row:
+    """Best of two rounds, each side from empty caches, on the 20,000-iteration loop."""
+
+    def check(report) -> None:
+        if report.origin is None or report.origin.path != (f"while iteration {LOOP_BAD}",):
+            raise AssertionError(f"find_nonfinite missed iteration {LOOP_BAD}: {report!r}")
+
+    ours, peer = _cold(*_long_loop(), check)
+    name = f"search, -inf at iteration {LOOP_BAD:,} of a {LOOP_ITERATIONS:,}-iteration fori_loop"
+    return _row(name, ours, peer)
+
+
+def transformer() -> Row:
+    """Best of two rounds, each side from empty caches, on a flax transformer training step
+    whose padding mask leaves one sequence with no key to attend to."""
+    from bench import nan_transformer
+
+    def check(report) -> None:
+        first = report.nan_origin or report.origin
+        if first is None or "softmax" not in (first.source.text if first.source else ""):
+            raise AssertionError(f"find_nonfinite missed the softmax: {report!r}")
+
+    ours, peer = _cold(nan_transformer.train_step, nan_transformer.arguments(), check)
+    name = "search, flax transformer step (4 blocks under nn.scan, masked attention, adam)"
+    return _row(name, ours, peer)
 
 
 def _training_step():
@@ -238,7 +271,7 @@ def overhead() -> list[Row]:
 
 def run(sizes: tuple[int, ...] = SIZES) -> list[Row]:
     """One row per program size, the long loop's row, then the per-call overhead rows."""
-    return [*(measure(n) for n in sizes), long_loop(), *overhead()]
+    return [*(measure(n) for n in sizes), long_loop(), transformer(), *overhead()]
 
 
 if __name__ == "__main__":
@@ -246,6 +279,8 @@ if __name__ == "__main__":
         print(format_table(overhead()))
     elif sys.argv[1:] == ["loop"]:
         print(format_table([long_loop()]))
+    elif sys.argv[1:] == ["transformer"]:
+        print(format_table([transformer()]))
     else:
         chosen = tuple(int(a) for a in sys.argv[1:]) or SIZES
         print(format_table([*(measure(n) for n in chosen), *overhead()]))

@@ -122,6 +122,14 @@ class ShardContext:
         return PartitionSpec(self.axes)
 
 
+RECORD_BYTES = 64 * 2**20
+"""The most bytes of intermediate values one compiled run of a stretch hands back whole."""
+
+LOOP_RECORD_BYTES = 8 * 2**20
+"""The most bytes of a loop body's values a compiled loop keeps of its latest iteration:
+every iteration writes them, so they stay small beside the body's own work."""
+
+
 class Level:
     """One jaxpr of the program (top level, a loop body, a branch) and its compiled stretches.
 
@@ -181,6 +189,20 @@ class Level:
             if self.last_use.get(var, -1) >= stop
         ]
 
+    def recordable(self, start: int, stop: int, limit: int = RECORD_BYTES) -> list[Any] | None:
+        """Every value ``[start, stop)`` defines, where together they fit in
+        :data:`RECORD_BYTES`: one compiled run then gives what stepping would, one equation at
+        a time, without compiling each equation on its own; else ``None``."""
+        defined = [
+            var
+            for eqn in self.eqns[start:stop]
+            for var in eqn.outvars
+            if not internals.is_dropped(var)
+        ]
+        rows = self.shard.mesh.devices.size if self.shard is not None else 1
+        size = sum(_bytes(var.aval) for var in defined) * rows
+        return defined if size <= limit else None
+
     def run(self, start: int, stop: int, env: dict[Any, Any], wanted: Sequence[Any]) -> list[Any]:
         """The ``wanted`` values after running equations ``[start, stop)`` as one compiled call."""
         live_in = self._live_in(start, stop, wanted)
@@ -204,12 +226,22 @@ class Level:
         for var in [v for v in env if self.last_use.get(v, -1) < stop]:
             del env[var]
 
-    def function(self) -> Callable[..., list[Any]]:
-        """The whole level as a traceable function of its inputs, to run inside a compiled
-        loop (outside a shard context only)."""
+    def function(self, record: Sequence[Any] = ()) -> Callable[..., list[Any]]:
+        """The whole level as a traceable function of its inputs that returns its outputs,
+        then the ``record`` values, to run inside a compiled loop (outside a shard context)."""
         names = [*self.jaxpr.constvars, *self.jaxpr.invars]
-        whole = _stretch(self.eqns, names, list(self.jaxpr.outvars))
+        whole = _stretch(self.eqns, names, [*self.jaxpr.outvars, *record])
         return lambda *inputs: whole(*self.consts, *inputs)
+
+    def kept_in_loops(self) -> list[Any]:
+        """What a compiled loop over this level as its body hands back of the iteration that
+        went bad, so that iteration is gone through without compiling the body again: every
+        value the level defines, where they fit in :data:`LOOP_RECORD_BYTES` and none is a
+        key; else nothing."""
+        everything = self.recordable(0, len(self.eqns), LOOP_RECORD_BYTES)
+        if everything is None or not all(isinstance(v.aval.dtype, np.dtype) for v in everything):
+            return []
+        return everything
 
     def _compile(
         self, start: int, stop: int, live_in: list[Any], wanted: list[Any]
@@ -243,6 +275,12 @@ class Level:
         return jax.jit(mapped)
 
 
+def _bytes(aval: Any) -> int:
+    """The bytes of a value of ``aval``; a key or a token counts as 16 bytes an element."""
+    itemsize = getattr(getattr(aval, "dtype", None), "itemsize", 16)
+    return int(np.prod(getattr(aval, "shape", ()), dtype=np.int64)) * itemsize
+
+
 def _stretch(
     eqns: Sequence[Any], live_in: Sequence[Any], wanted: Sequence[Any]
 ) -> Callable[..., list[Any]]:
@@ -263,12 +301,13 @@ def _stretch(
     return stretch
 
 
-def any_bad(values: Sequence[Any], kind: str) -> Any:
-    """Inside a compiled program: whether ``values`` hold a NaN (or an infinity, for
-    ``"nonfinite"``), as :func:`bad_rows` reads it on the host; keys and integers never do."""
+def any_bad(values: Sequence[Any], nan_only: Any) -> Any:
+    """Inside a compiled program: whether ``values`` hold a NaN (or, unless the traced boolean
+    ``nan_only`` is set, an infinity), as :func:`bad_rows` reads it on the host; keys and
+    integers never do. One compiled loop serves both kinds of search."""
     found = jnp.bool_(False)
     for value in values:
         if is_inexact(value):
-            bad = jnp.isnan(value) if kind == "nan" else ~jnp.isfinite(value)
+            bad = jnp.isnan(value) | (~nan_only & jnp.isinf(value))
             found = found | bad.any()
     return found

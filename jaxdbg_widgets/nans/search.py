@@ -15,6 +15,7 @@ import contextlib
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
+from functools import partial
 from typing import Any
 
 import jax
@@ -47,9 +48,10 @@ from jaxdbg_widgets.nans.validation import Arguments
 STRETCH = 256
 """Equations compiled together at one level: bounds compile time and what is looked into."""
 
-FAST_AFTER = 32
+FAST_AFTER = 0
 """Loop iterations run one compiled call each before the rest of the loop runs as one compiled
-loop that stops at the first iteration whose results go bad (then opened as before)."""
+loop that stops at the first iteration whose results go bad (then opened as before). A loop
+inside a ``shard_map`` body always runs one iteration at a time."""
 
 CALLS = {
     "pjit": None,
@@ -153,26 +155,35 @@ class _Search:
         return self.walk(level, inputs, where)[0]
 
     def walk(
-        self, level: Level, inputs: Sequence[Any], where: _Where
+        self,
+        level: Level,
+        inputs: Sequence[Any],
+        where: _Where,
+        recorded: dict[Any, Any] | None = None,
     ) -> tuple[Origin | None, list[Any]]:
         """The origin inside ``level``, else ``None`` and the level's outputs.
 
         Stretches of equations run compiled and only their live results are checked; the first
-        stretch with a bad result is run again equation by equation, checking every output.
+        stretch with a bad result is gone through equation by equation, checking every output.
         A stretch that is one call (``jit``, a custom rule, ``checkpoint``) is opened at once.
+        ``recorded`` holds every value the level defines where a compiled loop already ran it.
         """
         env = level.environment(inputs)
         total = len(level.eqns)
         for start in range(0, total, STRETCH):
             stop = min(total, start + STRETCH)
-            if stop - start == 1 and level.eqns[start].primitive.name in CALLS:
+            wanted = level.live_out(start, stop)
+            if recorded is None and stop - start == 1 and _opened_at_once(level.eqns[start], where):
                 origin = self._step_through(level, start, stop, env, where)
             else:
-                wanted = level.live_out(start, stop)
-                values = level.run(start, stop, env, wanted)
+                kept, whole = (
+                    (recorded, True) if recorded is not None else _run(level, start, stop, env)
+                )
+                values = [kept[v] for v in wanted]
                 if self.bad(values, where).any():
                     del values
-                    origin = self._step_through(level, start, stop, env, where)
+                    stepped = kept if whole else None
+                    origin = self._step_through(level, start, stop, env, where, stepped)
                 else:
                     origin = None
                     self.count(stop - start, level.eqns[stop - 1])
@@ -183,22 +194,42 @@ class _Search:
         return None, [v.val if internals.is_literal(v) else env[v] for v in level.jaxpr.outvars]
 
     def _step_through(
-        self, level: Level, start: int, stop: int, env: dict[Any, Any], where: _Where
+        self,
+        level: Level,
+        start: int,
+        stop: int,
+        env: dict[Any, Any],
+        where: _Where,
+        recorded: dict[Any, Any] | None = None,
     ) -> Origin | None:
-        """Run ``[start, stop)`` one equation at a time; calls are opened, not run whole."""
+        """Go through ``[start, stop)`` one equation at a time, reading each one's outputs from
+        ``recorded`` (one compiled run of the stretch) or else running it on its own; a call
+        whose outputs went bad, or were not recorded, is opened."""
         for index in range(start, stop):
             eqn = level.eqns[index]
             ins = [
                 _stack(v.val, where.shard) if internals.is_literal(v) else env[v]
                 for v in eqn.invars
             ]
-            if eqn.primitive.name in CALLS:
+            kept = [recorded.get(v) for v in eqn.outvars] if recorded is not None else None
+            if eqn.primitive.name in CALLS and (kept is None or self.bad(kept, where).any()):
                 self.count(1, eqn)
                 origin, outs = _walk_call(self, eqn, ins, where)
                 if origin is not None:
                     return origin
+            elif kept is None and _opened_at_once(eqn, where):  # a while loop
+                self.count(1, eqn)
+                carried = self.carried_count
+                origin, outs = _walk_while(self, eqn, ins, where.inside(eqn))
+                if origin is not None:
+                    return origin
+                devices = self.bad(outs, where)
+                if devices.any() and self.carried_count == carried:
+                    origin = self._made(eqn, ins, outs, where, devices)
+                    if origin is not None:
+                        return origin
             else:
-                outs = level.step(index, env)
+                outs = kept if kept is not None else level.step(index, env)
                 self.count(1, eqn)
                 devices = self.bad(outs, where)
                 if devices.any():
@@ -221,6 +252,13 @@ class _Search:
             found = opener(self, eqn, ins, where.inside(eqn))
             if found is not CLOSED and (found is not None or self.carried_count > carried):
                 return found
+        return self._made(eqn, ins, outs, where, devices)
+
+    def _made(
+        self, eqn: Any, ins: list[Any], outs: list[Any], where: _Where, devices: np.ndarray
+    ) -> Origin | None:
+        """``eqn`` as the origin where its inputs were good, else ``None`` with the first
+        such equation kept as carrying a constant's infinity on."""
         made = devices & ~self.bad(ins, where)
         if not made.any():
             self.carried_count += 1
@@ -259,6 +297,22 @@ class _Search:
         return origin
 
 
+def _opened_at_once(eqn: Any, where: _Where) -> bool:
+    """Whether ``eqn`` is searched inside without a compiled run of it first: a call, or a
+    while loop outside a shard context (its compiled search loop gives its outputs too)."""
+    name = eqn.primitive.name
+    return name in CALLS or (name == "while" and where.shard is None)
+
+
+def _run(level: Level, start: int, stop: int, env: dict[Any, Any]) -> tuple[dict[Any, Any], bool]:
+    """One compiled run of ``[start, stop)``: every value it defines where they fit in
+    memory (so stepping through it runs nothing again), else only its live results; and
+    whether they are every value."""
+    everything = level.recordable(start, stop)
+    kept = everything if everything is not None else level.live_out(start, stop)
+    return dict(zip(kept, level.run(start, stop, env, kept), strict=True)), everything is not None
+
+
 def _is_var(atom: Any) -> bool:
     return not internals.is_literal(atom) and not internals.is_dropped(atom)
 
@@ -274,8 +328,15 @@ def _stack(value: Any, shard: ShardContext | None) -> Any:
     return jax.device_put(rows, jax.sharding.NamedSharding(shard.mesh, shard.spec))
 
 
-def _take(value: Any, index: int, shard: ShardContext | None) -> Any:
-    return value[:, index] if shard is not None else value[index]
+@partial(jax.jit, static_argnames="axis")
+def _slices(xs: list[Any], index: Any, axis: int) -> list[Any]:
+    """Each of ``xs`` at ``index`` along ``axis``: one compiled call for every iteration."""
+    return [jax.lax.dynamic_index_in_dim(x, index, axis, keepdims=False) for x in xs]
+
+
+def _take(xs: list[Any], index: int, shard: ShardContext | None) -> list[Any]:
+    """A scan's inputs at one iteration (after the device rows in a shard context)."""
+    return _slices(xs, index, 1 if shard is not None else 0) if xs else []
 
 
 # --- opening compound equations ------------------------------------------------------------
@@ -304,21 +365,25 @@ def _open_scan(search: _Search, eqn: Any, ins: list[Any], where: _Where) -> Orig
     outvars = list(level.jaxpr.outvars)
     step = 0
     while step < layout.length:
-        if step >= FAST_AFTER and where.shard is None:
+        compiled = step >= FAST_AFTER and where.shard is None
+        if compiled:
             skipped = _skip_scan(search, level, layout, consts, carry, xs, step)
             search.count(len(level.eqns) * ((skipped or (layout.length,))[0] - step), eqn)
             if skipped is None:
                 return None
-            step, carry = skipped
+            step, carry, recorded = skipped
         i = layout.length - 1 - step if layout.reverse else step
-        inputs = [*consts, *carry, *[_take(x, i, where.shard) for x in xs]]
-        outs = level.run(0, len(level.eqns), level.environment(inputs), outvars)
-        if search.bad(outs, where).any():
-            found = search.search(level, inputs, where.step(f"scan iteration {i}"))
-            if found is not None:
-                return found
+        inputs = [*consts, *carry, *_take(xs, i, where.shard)]
+        inside = where.step(f"scan iteration {i}")
+        if compiled:  # the compiled loop found this iteration's results bad
+            found, outs = search.walk(level, inputs, inside, recorded)
         else:
-            search.count(len(level.eqns), eqn)
+            outs = level.run(0, len(level.eqns), level.environment(inputs), outvars)
+            bad = search.bad(outs, where).any()
+            found = search.search(level, inputs, inside) if bad else None
+            search.count(0 if bad else len(level.eqns), eqn)
+        if found is not None:
+            return found
         carry = [outs[k] for k in layout.carry_out]
         step += 1
     return None
@@ -332,36 +397,61 @@ def _skip_scan(
     carry: list[Any],
     xs: list[Any],
     step: int,
-) -> tuple[int, list[Any]] | None:
-    """From ``step`` on, the first step of a scan whose body results go bad and the carry it
-    starts from, found by one compiled loop; ``None`` when every later step stays good."""
-    body, kind, length = level.function(), search.kind, layout.length
+) -> tuple[int, list[Any], dict[Any, Any] | None] | None:
+    """From ``step`` on, the first step of a scan whose body results go bad, the carry it
+    starts from and the values it defined, found by one compiled loop; ``None`` when every
+    later step stays good."""
+    record = level.kept_in_loops()
+    body, length, count = level.function(record), layout.length, len(level.jaxpr.outvars)
 
-    def run(consts: list[Any], carry: list[Any], xs: list[Any], start: Any) -> Any:
+    def run(consts: list[Any], carry: list[Any], xs: list[Any], start: Any, nan_only: Any) -> Any:
         def going(state: tuple[Any, ...]) -> Any:
             return (state[3] < 0) & (state[2] < length)
 
         def one(state: tuple[Any, ...]) -> tuple[Any, ...]:
-            carry, _, k, _ = state
+            carry, _, k, _, _ = state
             i = length - 1 - k if layout.reverse else k
-            outs = body(
+            results = body(
                 *consts, *carry, *[jax.lax.dynamic_index_in_dim(x, i, 0, False) for x in xs]
             )
-            found = jax.numpy.where(any_bad(outs, kind), k, -1)
-            return [outs[j] for j in layout.carry_out], carry, k + 1, found
+            outs = results[:count]
+            found = jax.numpy.where(any_bad(outs, nan_only), k, -1)
+            return [outs[j] for j in layout.carry_out], carry, k + 1, found, results[count:]
 
-        state = jax.lax.while_loop(going, one, (carry, carry, start, -1))
-        return state[1], state[3]
+        state = jax.lax.while_loop(going, one, (carry, carry, start, -1, _blank(record)))
+        return state[1], state[3], state[4]
 
-    shape = ("scan", kind, layout.length, layout.reverse, layout.carry_out)
+    shape = ("scan", layout.length, layout.reverse, layout.carry_out)
     compiled = level.loops.setdefault(shape, jax.jit(run))
-    last, found = compiled(consts, carry, xs, step)
-    return (int(found), list(last)) if int(found) >= 0 else None
+    last, found, values = compiled(consts, carry, xs, step, search.kind == "nan")
+    return _skipped(found, last, record, values)
+
+
+def _blank(record: list[Any]) -> list[Any]:
+    """Zeros in the place of each recorded value, before any iteration ran."""
+    return [jax.numpy.zeros(v.aval.shape, v.aval.dtype) for v in record]
+
+
+def _skipped(
+    found: Any, last: list[Any], record: list[Any], values: list[Any]
+) -> tuple[int, list[Any], dict[Any, Any] | None] | None:
+    """What a compiled loop found: the bad iteration, the carry it started from and, where
+    the loop kept them, the values it defined; ``None`` when every iteration stayed good."""
+    if int(found) < 0:
+        return None
+    return int(found), list(last), dict(zip(record, values, strict=True)) if record else None
 
 
 def _open_while(
     search: _Search, eqn: Any, ins: list[Any], where: _Where
 ) -> Origin | _Closed | None:
+    return _walk_while(search, eqn, ins, where)[0]
+
+
+def _walk_while(
+    search: _Search, eqn: Any, ins: list[Any], where: _Where
+) -> tuple[Origin | None, list[Any]]:
+    """Search a while loop's iterations: the origin, else ``None`` and the loop's outputs."""
     params = eqn.params
     cond = search.level(params["cond_jaxpr"], where)
     body = search.level(params["body_jaxpr"], where)
@@ -372,23 +462,31 @@ def _open_while(
     iteration = 0
     while True:
         if iteration >= FAST_AFTER and where.shard is None:
-            skipped = _skip_while(search, cond, body, cond_consts, body_consts, carry, iteration)
+            skipped, carry = _skip_while(
+                search, cond, body, cond_consts, body_consts, carry, iteration
+            )
             if skipped is None:
                 search.count(len(cond.eqns) + len(body.eqns), eqn)  # the rest ran finite
-                return None
+                return None, carry
             search.count((len(cond.eqns) + len(body.eqns)) * (skipped[0] - iteration), eqn)
-            iteration, carry = skipped
+            iteration, carry, recorded = skipped
+            inside = where.step(f"while iteration {iteration}")
+            found, carry = search.walk(body, [*body_consts, *carry], inside, recorded)
+            if found is not None:
+                return found, []
+            iteration += 1  # its bad values only carried a constant's infinity on
+            continue
         cond_inputs = [*cond_consts, *carry]
         (go,) = cond.run(0, len(cond.eqns), cond.environment(cond_inputs), cond.jaxpr.outvars)
         active = np.asarray(go)
         if not active.any():
-            return None
+            return None, carry
         inputs = [*body_consts, *carry]
         outs = body.run(0, len(body.eqns), body.environment(inputs), body.jaxpr.outvars)
         if (search.bad(outs, where) & active).any():
             found = search.search(body, inputs, where.step(f"while iteration {iteration}"))
             if found is not None:
-                return found
+                return found, []
         else:
             search.count(len(cond.eqns) + len(body.eqns), eqn)
         carry = [_where_active(active, new, old) for new, old in zip(outs, carry, strict=True)]
@@ -403,27 +501,34 @@ def _skip_while(
     body_consts: list[Any],
     carry: list[Any],
     iteration: int,
-) -> tuple[int, list[Any]] | None:
-    """From ``iteration`` on, the first iteration of a while loop whose body results go bad
-    and the carry it starts from, found by one compiled loop; ``None`` when the loop ends
-    with every later iteration good."""
-    test, step, kind = cond.function(), body.function(), search.kind
+) -> tuple[tuple[int, list[Any], dict[Any, Any] | None] | None, list[Any]]:
+    """From ``iteration`` on, the first iteration of a while loop whose body results go bad,
+    the carry it starts from and the values it defined, found by one compiled loop (``None``
+    when the loop ends with every later iteration good); and the loop's last carry."""
+    record = body.kept_in_loops()
+    test, step, count = cond.function(), body.function(record), len(body.jaxpr.outvars)
 
-    def run(cond_consts: list[Any], body_consts: list[Any], carry: list[Any], start: Any) -> Any:
+    def run(
+        cond_consts: list[Any], body_consts: list[Any], carry: list[Any], start: Any, nan_only: Any
+    ) -> Any:
         def going(state: tuple[Any, ...]) -> Any:
             return (state[3] < 0) & test(*cond_consts, *state[0])[0]
 
         def one(state: tuple[Any, ...]) -> tuple[Any, ...]:
-            carry, _, k, _ = state
-            outs = step(*body_consts, *carry)
-            return outs, carry, k + 1, jax.numpy.where(any_bad(outs, kind), k, -1)
+            carry, _, k, _, _ = state
+            results = step(*body_consts, *carry)
+            outs = results[:count]
+            found = jax.numpy.where(any_bad(outs, nan_only), k, -1)
+            return outs, carry, k + 1, found, results[count:]
 
-        state = jax.lax.while_loop(going, one, (carry, carry, start, -1))
-        return state[1], state[3]
+        state = jax.lax.while_loop(going, one, (carry, carry, start, -1, _blank(record)))
+        return state[0], state[1], state[3], state[4]
 
-    compiled = body.loops.setdefault(("while", kind, id(cond)), jax.jit(run))
-    last, found = compiled(cond_consts, body_consts, carry, iteration)
-    return (int(found), list(last)) if int(found) >= 0 else None
+    compiled = body.loops.setdefault(("while", id(cond)), jax.jit(run))
+    final, last, found, values = compiled(
+        cond_consts, body_consts, carry, iteration, search.kind == "nan"
+    )
+    return _skipped(found, last, record, values), list(final)
 
 
 def _where_active(active: np.ndarray, new: Any, old: Any) -> Any:
@@ -597,7 +702,7 @@ def _locate(
 ) -> tuple[int, Origin | None, Origin | None, str]:
     """The equations checked, the origin, after an infinity the first NaN's, and the
     definition the origin answers (``NonfiniteReport.lead``)."""
-    leaves = [v if isinstance(v, jax.Array) else jax.numpy.asarray(v) for _, v in named]
+    leaves = [_as_array(v, var.aval) for (_, v), var in zip(named, jaxpr.invars, strict=True)]
     arg_names = dict(zip(jaxpr.invars, local_names, strict=True))
     levels: dict[tuple[int, Any], Level] = {}
     search = _Search(arg_names, "nonfinite", ticker, levels)
@@ -621,6 +726,17 @@ def _locate(
         return search.checked, None, None, "nonfinite"
     eqn = search.carried_eqn if search.carried is not None else nan_search.carried_eqn
     return search.checked, _with_rule(carried, eqn, jaxpr, retrace), None, "constant"
+
+
+def _as_array(value: Any, aval: Any) -> Any:
+    """An argument as the program reads it: a Python or NumPy value as a host array of the
+    traced dtype (no compiled conversion), anything else through ``jnp.asarray``."""
+    if isinstance(value, jax.Array):
+        return value
+    dtype = getattr(aval, "dtype", None)
+    if isinstance(dtype, np.dtype):
+        return np.asarray(value, dtype)
+    return jax.numpy.asarray(value)
 
 
 def _brought_in(origin: Origin, constant: Origin | None) -> Origin:

@@ -170,11 +170,12 @@ def test_ctrl_c_stops_the_search_with_how_far_it_went_and_jax_s_flags_back(shown
 
     def interrupted_after_a_while(self, *args, **kwargs):
         calls["n"] += 1
-        if calls["n"] == 40:  # within the iterations opened one call at a time
+        if calls["n"] == 40:  # within the iterations
             raise KeyboardInterrupt
         return run(self, *args, **kwargs)
 
     monkeypatch.setattr(search.Level, "run", interrupted_after_a_while)
+    monkeypatch.setattr(search, "FAST_AFTER", 10**6)  # every iteration one call at a time
     jax.config.update("jax_debug_nans", True)
     try:
         with pytest.raises(
