@@ -7,8 +7,8 @@ from collections.abc import Callable
 from typing import Any
 
 from jaxdbg_widgets.nans.display import NonfiniteReportView
+from jaxdbg_widgets.nans.locate import require_evaluation, search_call
 from jaxdbg_widgets.nans.progress_view import progress_sink
-from jaxdbg_widgets.nans.search import require_evaluation, search_call
 from jaxdbg_widgets.nans.validation import split_arguments
 
 

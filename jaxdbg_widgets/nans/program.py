@@ -239,7 +239,7 @@ class Level:
         value the level defines, where they fit in :data:`LOOP_RECORD_BYTES` and none is a
         key; else nothing."""
         everything = self.recordable(0, len(self.eqns), LOOP_RECORD_BYTES)
-        if everything is None or not all(isinstance(v.aval.dtype, np.dtype) for v in everything):
+        if everything is None or not all(is_plain(v.aval) for v in everything):
             return []
         return everything
 
@@ -273,6 +273,13 @@ class Level:
             out_specs=[spec for _ in wanted],
         )
         return jax.jit(mapped)
+
+
+def is_plain(aval: Any) -> bool:
+    """Whether a value of ``aval`` is a plain array a compiled loop can hold and write rows
+    of: not a key, a token or a ``float0`` tangent."""
+    dtype = getattr(aval, "dtype", None)
+    return isinstance(dtype, np.dtype) and dtype != jax.dtypes.float0
 
 
 def _bytes(aval: Any) -> int:

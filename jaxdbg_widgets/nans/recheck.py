@@ -27,9 +27,9 @@ import jax
 from jaxdbg_widgets.core import _jax_internals as internals
 from jaxdbg_widgets.core.errors import one_line
 from jaxdbg_widgets.nans.display import NonfiniteReportView
+from jaxdbg_widgets.nans.locate import search_call, search_program
 from jaxdbg_widgets.nans.progress_view import progress_sink
 from jaxdbg_widgets.nans.report import NonfiniteReport, Origin
-from jaxdbg_widgets.nans.search import search_call, search_program
 from jaxdbg_widgets.nans.shard_map_step import step_report
 from jaxdbg_widgets.nans.text import render_text
 from jaxdbg_widgets.nans.validation import split_arguments

@@ -105,7 +105,7 @@ LONG_SEARCH = textwrap.dedent(
         return i + 1, value + jnp.log(jnp.float32(N - 1) - i.astype(jnp.float32))
 
     N = 1_000_000  # log(0) in the last iteration, every iteration opened one at a time:
-    from jaxdbg_widgets.nans import search as _search  # (a long loop otherwise runs compiled)
+    from jaxdbg_widgets.nans import loops as _search  # (a long loop otherwise runs compiled)
     _fast, _search.FAST_AFTER = _search.FAST_AFTER, N
     jax.config.update("jax_debug_nans", True)
     try:

@@ -31,6 +31,8 @@ MODELS = (
     "jaxdbg_widgets.memory.schedule",
     "jaxdbg_widgets.memory.sources",
     "jaxdbg_widgets.memory.units",
+    "jaxdbg_widgets.nans.locate",
+    "jaxdbg_widgets.nans.loops",
     "jaxdbg_widgets.nans.origin",
     "jaxdbg_widgets.nans.program",
     "jaxdbg_widgets.nans.progress",

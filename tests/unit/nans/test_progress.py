@@ -10,7 +10,8 @@ import jax.numpy as jnp
 import pytest
 from jax import lax
 
-from jaxdbg_widgets.nans import api, find_nonfinite, progress, search
+from jaxdbg_widgets.nans import api, find_nonfinite, loops, progress
+from jaxdbg_widgets.nans.program import Level
 from jaxdbg_widgets.nans.progress import SearchProgress, Ticker
 from jaxdbg_widgets.nans.progress_view import TerminalLine, progress_html, progress_sink
 from jaxdbg_widgets.nans.report import SourceLine
@@ -166,7 +167,7 @@ def test_a_short_search_shows_nothing_with_the_default_thresholds(monkeypatch):
 
 def test_ctrl_c_stops_the_search_with_how_far_it_went_and_jax_s_flags_back(shown, monkeypatch):
     calls = {"n": 0}
-    run = search.Level.run
+    run = Level.run
 
     def interrupted_after_a_while(self, *args, **kwargs):
         calls["n"] += 1
@@ -174,8 +175,8 @@ def test_ctrl_c_stops_the_search_with_how_far_it_went_and_jax_s_flags_back(shown
             raise KeyboardInterrupt
         return run(self, *args, **kwargs)
 
-    monkeypatch.setattr(search.Level, "run", interrupted_after_a_while)
-    monkeypatch.setattr(search, "FAST_AFTER", 10**6)  # every iteration one call at a time
+    monkeypatch.setattr(Level, "run", interrupted_after_a_while)
+    monkeypatch.setattr(loops, "FAST_AFTER", 10**6)  # every iteration one call at a time
     jax.config.update("jax_debug_nans", True)
     try:
         with pytest.raises(
@@ -187,5 +188,5 @@ def test_ctrl_c_stops_the_search_with_how_far_it_went_and_jax_s_flags_back(shown
     finally:
         jax.config.update("jax_debug_nans", False)
     assert shown[-1].state == "interrupted"
-    monkeypatch.setattr(search.Level, "run", run)
+    monkeypatch.setattr(Level, "run", run)
     assert find_nonfinite(_long_program(5), 0.0).origin.path == ("while iteration 4",)
