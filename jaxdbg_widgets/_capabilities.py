@@ -1,6 +1,6 @@
 """Capability checks for the private APIs of JAX, IPython and ipykernel, in one table.
 
-Each adapter (``core/_jax_internals.py`` for JAX, the ``_kernel`` package for IPython,
+Each adapter (the ``core/_jax_internals`` package for JAX, the ``_kernel`` package for IPython,
 ipykernel and CPython's thread and signal hooks) records one :class:`Capability` per private
 thing it relies on: a name and a signature checked at load, and the user-facing feature that
 is turned off when the check fails. This table is the one source of truth: the rest of the

@@ -106,9 +106,9 @@ def test_stablehlo_operations_are_counted_only_when_asked():
 
 
 def test_without_the_lowered_module_hlo_true_keeps_the_jaxpr_sizes(monkeypatch):
-    from jaxdbg_widgets.core import _jax_internals as internals
+    from jaxdbg_widgets.core._jax_internals import tracing
 
-    monkeypatch.setattr(internals, "_LOWERING_FILE", None)  # as when jit-lowered-module fails
+    monkeypatch.setattr(tracing, "_LOWERING_FILE", None)  # as when jit-lowered-module fails
     with watch_compiles(hlo=True) as report:
         jax.jit(lambda x: jnp.tan(x) * 6.0)(jnp.ones(4))
     [program] = [p for p in report.programs if p.name == "<lambda>"]

@@ -267,9 +267,9 @@ def test_a_static_keyword_left_to_its_default_is_said_so():
 
 
 def test_without_the_adapter_a_program_keeps_its_name_site_counts_and_seconds(monkeypatch):
-    from jaxdbg_widgets.core import _jax_internals as internals
+    from jaxdbg_widgets.core._jax_internals import tracing
 
-    monkeypatch.setattr(internals, "_TRACE_CODE", None)  # as when jit-trace-facts fails
+    monkeypatch.setattr(tracing, "_TRACE_CODE", None)  # as when jit-trace-facts fails
     f = jax.jit(lambda x: x * 13)
     with watch_compiles() as report:
         line = _here() + 1
