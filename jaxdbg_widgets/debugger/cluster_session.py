@@ -16,8 +16,9 @@ from __future__ import annotations
 import threading
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
+from jaxdbg_widgets.debugger.cluster_link import Link, ProcessHits, ProcessLost
 from jaxdbg_widgets.debugger.compare_pictures import ComparePictures, Drawable, chosen_pictures
 from jaxdbg_widgets.debugger.session import CommandLog, Entry, Resume, split_command
 from jaxdbg_widgets.debugger.shard_compare import (
@@ -46,41 +47,6 @@ JOB_HELP = [
     ("c [N]", "continue every hit of every process, or only hit N"),
     ("cp N", "continue every hit of process N"),
 ]
-
-
-class ProcessLost(Exception):
-    """A process stopped answering: it died, or its engine left the cluster."""
-
-
-class Link(Protocol):
-    """Requests to the process that holds hits (:class:`jaxdbg_widgets.multiprocess.desk.Desk`)."""
-
-    def ask(self, process: int, request: dict[str, Any]) -> dict[str, Any]:
-        """The process's reply; raises :class:`ProcessLost` when the process is gone and
-        ``TimeoutError`` when its answer is late."""
-
-
-@dataclass
-class ProcessHits:
-    """One process's held hit (a hit or its devices' shards), as its last reply described it."""
-
-    process: int
-    token: int
-    summary: dict[str, Any]
-    view: dict[str, Any] | None = None
-    died: str | None = None
-
-    @property
-    def devices(self) -> list[dict[str, Any]]:
-        return self.summary.get("devices", [])
-
-    @property
-    def resume(self) -> str | None:
-        return self.summary.get("resume")
-
-    @property
-    def waiting(self) -> bool:
-        return self.died is None and self.resume is None
 
 
 @dataclass

@@ -22,7 +22,8 @@ from typing import Any
 
 from jaxdbg_widgets._kernel import ipp_control
 from jaxdbg_widgets.core.errors import one_line
-from jaxdbg_widgets.debugger.cluster_session import ClusterSession, ProcessLost
+from jaxdbg_widgets.debugger.cluster_link import ProcessLost
+from jaxdbg_widgets.debugger.cluster_session import ClusterSession
 
 REQUEST_TYPE = "jaxdbg_request"
 REPLY_TYPE = "jaxdbg_reply"

@@ -21,8 +21,8 @@ from jaxdbg_widgets.sharding.layout import (
     PROCESS_BELOW,
     PROCESS_RIGHT,
     ShardingLayout,
-    _id_texts,
     holders_text,
+    id_texts,
 )
 from jaxdbg_widgets.sharding.options import RenderOptions
 from jaxdbg_widgets.sharding.schema import ShardingView
@@ -145,7 +145,7 @@ def _tooltip_pieces(cells: dict[str, list[Any]], tips: list[list[str]]) -> list[
         heads, middles, tails = (map(itemgetter(k), picked) for k in range(3))
     devices = cells["devices"]
     if set(map(len, devices)) == {1}:
-        ids: Iterable[str] = _id_texts(list(map(itemgetter(0), devices)))
+        ids: Iterable[str] = id_texts(list(map(itemgetter(0), devices)))
     else:  # the label's word after the platform lists the holders: ``TPU 0,1 p0`` -> ``0, 1``
         platforms = map(itemgetter(0), map(tips.__getitem__, cells["tip"]))
         ids = list(map(_holder_ids, cells["label"], platforms, devices))

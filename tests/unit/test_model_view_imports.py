@@ -47,7 +47,9 @@ MODELS = (
     "jaxdbg_widgets.pictures.numeric",
     "jaxdbg_widgets.pictures.reduce",
     "jaxdbg_widgets.pictures.scale",
+    "jaxdbg_widgets.sharding.cells",
     "jaxdbg_widgets.sharding.layout",
+    "jaxdbg_widgets.sharding.specs",
 )
 VIEWS = (
     "jaxdbg_widgets.comms.diagrams",

@@ -15,7 +15,8 @@ import pytest
 
 from jaxdbg_widgets.core.shard_place import ShardPlace
 from jaxdbg_widgets.debugger.builders import builder_for
-from jaxdbg_widgets.debugger.cluster_session import ClusterSession, ProcessLost
+from jaxdbg_widgets.debugger.cluster_link import ProcessLost
+from jaxdbg_widgets.debugger.cluster_session import ClusterSession
 from jaxdbg_widgets.debugger.protocol import apply_message
 from jaxdbg_widgets.debugger.session import Resume, Session
 from jaxdbg_widgets.debugger.shard_session import ShardSession
