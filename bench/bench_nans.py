@@ -16,9 +16,9 @@ JAX's ``jax_debug_nans`` alone and against both of JAX's flags, in alternating r
 The loop row times a NaN at iteration 19,991 of a jitted 20,000-iteration ``fori_loop`` with a
 traced trip count, both sides from empty caches, best of two, against both of JAX's checks
 (``python -m bench.bench_nans loop``). The transformer row does the same on a flax linen
-training step (``bench/nan_transformer.py``: four blocks under ``nn.scan``, a padding mask that
-leaves one sequence with nothing to attend to, optax Adam;
-``python -m bench.bench_nans transformer``).
+training step from the test corpus (``transformer_step`` in ``tests/corpus/libraries.py``:
+four blocks under ``nn.scan``, a padding mask that leaves one sequence with nothing to attend
+to, optax Adam; ``python -m bench.bench_nans transformer``).
 """
 
 from __future__ import annotations
@@ -180,14 +180,14 @@ def long_loop() -> Row:
 def transformer() -> Row:
     """Best of two rounds, each side from empty caches, on a flax transformer training step
     whose padding mask leaves one sequence with no key to attend to."""
-    from bench import nan_transformer
+    from tests.corpus import libraries
 
     def check(report) -> None:
         first = report.nan_origin or report.origin
         if first is None or "softmax" not in (first.source.text if first.source else ""):
             raise AssertionError(f"find_nonfinite missed the softmax: {report!r}")
 
-    ours, peer = _cold(nan_transformer.train_step, nan_transformer.arguments(), check)
+    ours, peer = _cold(libraries.transformer_step, libraries.transformer_arguments(), check)
     name = "search, flax transformer step (4 blocks under nn.scan, masked attention, adam)"
     return _row(name, ours, peer)
 

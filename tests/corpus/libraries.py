@@ -152,6 +152,69 @@ def eqx_fit_arguments() -> tuple[Any, ...]:
     return model, jnp.ones((4,), jnp.bfloat16)
 
 
+# --- flax linen: a transformer step, blocks under nn.scan, a padding mask, optax adam --------
+
+WIDTH, HEADS, LAYERS, LENGTH, BATCH, VOCAB = 64, 4, 4, 32, 8, 256
+
+
+class Block(nn.Module):
+    @nn.compact
+    def __call__(self, h, mask):
+        x = nn.LayerNorm()(h)
+        q, k, v = (
+            nn.DenseGeneral((HEADS, WIDTH // HEADS), name=n)(x) for n in ("query", "key", "value")
+        )
+        scores = jnp.einsum("bqhd,bkhd->bhqk", q, k) / jnp.sqrt(WIDTH // HEADS)
+        scores = jnp.where(mask, scores, -jnp.inf)
+        weights = jax.nn.softmax(scores, axis=-1)  # NaN: a row with every key masked
+        attended = jnp.einsum("bhqk,bkhd->bqhd", weights, v)
+        h = h + nn.DenseGeneral(WIDTH, axis=(-2, -1), name="out")(attended)
+        x = nn.LayerNorm()(h)
+        return h + nn.Dense(WIDTH)(nn.gelu(nn.Dense(4 * WIDTH)(x))), None
+
+
+class Transformer(nn.Module):
+    @nn.compact
+    def __call__(self, tokens, padding):
+        h = nn.Embed(VOCAB, WIDTH)(tokens)
+        causal = jnp.tril(jnp.ones((LENGTH, LENGTH), bool))
+        mask = causal[None, None] & padding[:, None, None, :]
+        blocks = nn.scan(
+            Block,
+            variable_axes={"params": 0},
+            split_rngs={"params": True},
+            in_axes=nn.broadcast,
+            length=LAYERS,
+        )
+        h, _ = blocks(name="blocks")(h, mask)
+        return nn.Dense(VOCAB)(nn.LayerNorm()(h))
+
+
+transformer = Transformer()
+adam = optax.adam(1e-3)
+
+
+def transformer_loss(params, tokens, padding):
+    logits = transformer.apply(params, tokens, padding)
+    labels = jnp.roll(tokens, -1, axis=1)
+    return optax.softmax_cross_entropy_with_integer_labels(logits, labels).mean()
+
+
+@jax.jit
+def transformer_step(params, opt_state, tokens, padding):
+    loss, grads = jax.value_and_grad(transformer_loss)(params, tokens, padding)
+    updates, opt_state = adam.update(grads, opt_state, params)
+    return optax.apply_updates(params, updates), opt_state, loss
+
+
+def transformer_arguments() -> tuple[Any, ...]:
+    """Parameters, Adam state, tokens and a padding mask whose sequence 5 is all padding."""
+    tokens = jax.random.randint(jax.random.key(1), (BATCH, LENGTH), 0, VOCAB)
+    padding = jnp.ones((BATCH, LENGTH), bool).at[5].set(False)
+    params = transformer.init(jax.random.key(0), tokens, jnp.ones((BATCH, LENGTH), bool))
+    return params, adam.init(params), tokens, padding
+
+
 CASES = (
     Case(
         "flax linen classifier, optax adam, hand-written cross-entropy",
@@ -185,5 +248,13 @@ CASES = (
         eqx_fit_arguments,
         "# NaN: the square overflows bfloat16",
         path=("scan iteration 5",),
+    ),
+    Case(
+        "flax linen transformer step, blocks under nn.scan, padding mask, optax adam",
+        lambda: transformer_step,
+        transformer_arguments,
+        "# NaN: a row with every key masked",
+        path=("scan iteration 0",),
+        lead="nan",
     ),
 )
