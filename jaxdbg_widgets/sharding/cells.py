@@ -156,6 +156,17 @@ HOLDERS_LISTED = 8
 RUNS_SHOWN = 3
 
 
+def consecutive_runs(ordered: Sequence[int]) -> list[tuple[int, int]]:
+    """Sorted ids as ``(first, last)`` runs of consecutive ids: ``0,1,2,5`` is ``(0, 2), (5, 5)``."""
+    runs: list[list[int]] = []
+    for i in ordered:
+        if runs and i == runs[-1][1] + 1:
+            runs[-1][1] = i
+        else:
+            runs.append([i, i])
+    return [(a, b) for a, b in runs]
+
+
 def holders_text(ids: Sequence[int], separator: str) -> str:
     """The holders of one shard: ``0,4`` for a few (as JAX writes them); past
     :data:`HOLDERS_LISTED`, runs of consecutive ids and the count, ``0–255 ×256`` or
@@ -163,13 +174,7 @@ def holders_text(ids: Sequence[int], separator: str) -> str:
     ordered = sorted(ids)
     if len(ordered) <= HOLDERS_LISTED:
         return separator.join(map(str, ordered))
-    runs: list[list[int]] = []
-    for i in ordered:
-        if runs and i == runs[-1][1] + 1:
-            runs[-1][1] = i
-        else:
-            runs.append([i, i])
-    parts = [f"{a}–{b}" if b > a else f"{a}" for a, b in runs]
+    parts = [f"{a}–{b}" if b > a else f"{a}" for a, b in consecutive_runs(ordered)]
     if len(parts) > RUNS_SHOWN + 1:
         parts = [*parts[:RUNS_SHOWN], "…"]
     return f"{separator.join(parts)} ×{len(ordered)}"

@@ -14,6 +14,7 @@ from operator import add, attrgetter, itemgetter, mul
 from typing import Any
 
 from jaxdbg_widgets.sharding.bulk import collector_paused
+from jaxdbg_widgets.sharding.cells import consecutive_runs
 from jaxdbg_widgets.sharding.layout import (
     Facet,
     FacetPlan,
@@ -358,10 +359,4 @@ def id_ranges(ids: list[int]) -> str:
     if ordered and ordered == list(range(ordered[0], ordered[0] + len(ordered))):
         first, last = ordered[0], ordered[-1]
         return f"{first}-{last}" if first != last else f"{first}"
-    runs: list[list[int]] = []
-    for i in ordered:
-        if runs and i == runs[-1][1] + 1:
-            runs[-1][1] = i
-        else:
-            runs.append([i, i])
-    return ", ".join(f"{a}-{b}" if a != b else f"{a}" for a, b in runs)
+    return ", ".join(f"{a}-{b}" if a != b else f"{a}" for a, b in consecutive_runs(ordered))

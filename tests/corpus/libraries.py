@@ -191,7 +191,6 @@ class Transformer(nn.Module):
 
 
 transformer = Transformer()
-adam = optax.adam(1e-3)
 
 
 def transformer_loss(params, tokens, padding):
