@@ -84,6 +84,12 @@ def _copied(frame: Any) -> Any:
     return dataclasses.replace(frame, locals=dict(frame.locals))
 
 
+# inspect maps a frame to its module by reading the file of every module loaded since it last
+# did (thousands after jax and a test runner): done once here, outside the probe's CPU budget,
+# which the probe's trace hooks would otherwise spend on it.
+inspect.getmodule(inspect.currentframe())
+
+
 def _probe_debugger_frames() -> None:
     frame_type = _needs(_debugger_core, "DebuggerFrame").DebuggerFrame
     caps.require_attributes(frame_type, ["from_frameinfo"])
