@@ -432,6 +432,21 @@ def test_an_idle_pump_sleeps_until_woken_instead_of_polling(watching: None) -> N
     assert kernel.flushes <= 3, f"the shell stream was read {kernel.flushes} times while idle"
 
 
+SLEEP = 3.0
+"""How long an evaluation sleeps in C: long enough that only an interrupt ends its wait first,
+short enough that the helper left sleeping ends with its test. Its pending KeyboardInterrupt
+would otherwise stall the next test: on CPython 3.11 a thread with a trace function (the
+bounded capability checks) spins until another thread's pending exception is delivered."""
+
+
+def _join_helpers() -> None:
+    """Wait for the evaluation helpers an interrupt left to finish on their own."""
+    for thread in threading.enumerate():
+        if thread.name == "jaxdbg-evaluate":
+            thread.join(timeout=10 * SLEEP)
+            assert not thread.is_alive()
+
+
 def _interrupt_once_running(started: threading.Event) -> None:
     def send() -> None:
         started.wait()
@@ -447,12 +462,13 @@ def test_an_interrupt_stops_a_sleeping_evaluation_on_a_worker_thread(watching: N
 
     def sleep_long() -> str:
         started.set()
-        time.sleep(30)
+        time.sleep(SLEEP)
         return "slept"
 
     _interrupt_once_running(started)
     outcome = _in_thread(lambda: interrupts.call_interruptibly(sleep_long))
     assert isinstance(outcome.get("error"), KeyboardInterrupt), outcome
+    _join_helpers()
 
 
 def test_an_evaluation_that_never_returns_is_stopped_in_its_own_thread(watching: None) -> None:
@@ -487,7 +503,9 @@ def test_p_at_a_worker_thread_breakpoint_stops_on_an_interrupt(watching: None) -
     started = threading.Event()
     session.frames[0].globals["started"] = started
     _interrupt_once_running(started)
-    outcome = _in_thread(lambda: session.run("p started.set() or __import__('time').sleep(30)"))
+    expression = f"started.set() or __import__('time').sleep({SLEEP})"
+    outcome = _in_thread(lambda: session.run(f"p {expression}"))
     entry = outcome["value"]
     assert entry.error and "KeyboardInterrupt" in entry.output
     assert session.resume is None, "the session itself goes on, as at a main-thread breakpoint"
+    _join_helpers()
