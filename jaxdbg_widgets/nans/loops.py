@@ -8,7 +8,7 @@ on the loop's outputs, so a loop need not run compiled whole before it is search
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import partial
 from typing import Any, Protocol
 
@@ -191,9 +191,22 @@ def _skip_scan(
     starts from and the values it defined, found by one compiled loop (``None`` when every
     later step stays good); then the last carry, and the ``stacks`` (the body's outputs at
     those positions, one row per step) with every step the loop ran written in."""
+    ys_out, ys = stacks
+    key = ("scan", layout.length, layout.reverse, layout.carry_out, tuple(ys_out))
+    if key not in level.loops:
+        level.loops[key] = _scan_loop(level, layout, ys_out)
+    record, compiled = level.loops[key]
+    final, last, found, values, ys = compiled(consts, carry, xs, ys, step, search.kind == "nan")
+    return _skipped(found, last, record, values), list(final), list(ys)
+
+
+def _scan_loop(
+    level: Level, layout: internals.ScanLayout, ys_out: list[int]
+) -> tuple[list[Any], Callable[..., Any]]:
+    """The values a scan's checking loop keeps of its bad step, and the loop, compiled once
+    per body for both searches (see :func:`_skip_scan`)."""
     record = level.kept_in_loops()
     body, length, count = level.function(record), layout.length, len(level.jaxpr.outvars)
-    ys_out, ys = stacks
 
     def run(
         consts: list[Any], carry: list[Any], xs: list[Any], ys: list[Any], start: Any, nan_only: Any
@@ -220,10 +233,7 @@ def _skip_scan(
         state = jax.lax.while_loop(going, one, initial)
         return state[0], state[1], state[3], state[4], state[5]
 
-    shape = ("scan", layout.length, layout.reverse, layout.carry_out, tuple(ys_out))
-    compiled = level.loops.setdefault(shape, jax.jit(run))
-    final, last, found, values, ys = compiled(consts, carry, xs, ys, step, search.kind == "nan")
-    return _skipped(found, last, record, values), list(final), list(ys)
+    return record, jax.jit(run)
 
 
 def _blank(record: list[Any]) -> list[Any]:
@@ -298,6 +308,19 @@ def _skip_while(
     """From ``iteration`` on, the first iteration of a while loop whose body results go bad,
     the carry it starts from and the values it defined, found by one compiled loop (``None``
     when the loop ends with every later iteration good); and the loop's last carry."""
+    key = ("while", id(cond))
+    if key not in body.loops:
+        body.loops[key] = _while_loop(cond, body)
+    record, compiled = body.loops[key]
+    final, last, found, values = compiled(
+        cond_consts, body_consts, carry, iteration, search.kind == "nan"
+    )
+    return _skipped(found, last, record, values), list(final)
+
+
+def _while_loop(cond: Level, body: Level) -> tuple[list[Any], Callable[..., Any]]:
+    """The values a while loop's checking loop keeps of its bad iteration, and the loop,
+    compiled once per body for both searches (see :func:`_skip_while`)."""
     record = body.kept_in_loops()
     test, step, count = cond.function(), body.function(record), len(body.jaxpr.outvars)
 
@@ -317,11 +340,7 @@ def _skip_while(
         state = jax.lax.while_loop(going, one, (carry, carry, start, -1, _blank(record)))
         return state[0], state[1], state[3], state[4]
 
-    compiled = body.loops.setdefault(("while", id(cond)), jax.jit(run))
-    final, last, found, values = compiled(
-        cond_consts, body_consts, carry, iteration, search.kind == "nan"
-    )
-    return _skipped(found, last, record, values), list(final)
+    return record, jax.jit(run)
 
 
 def _where_active(active: np.ndarray, new: Any, old: Any) -> Any:

@@ -159,8 +159,10 @@ class Level:
             if not internals.is_literal(var):
                 self.last_use[var] = end
         self._compiled: dict[tuple[Any, ...], Callable[..., Any]] = {}
-        self.loops: dict[tuple[Any, ...], Callable[..., Any]] = {}
-        """Compiled loops over this level as a body, by what they look for (see the search)."""
+        self.loops: dict[tuple[Any, ...], Any] = {}
+        """Compiled checking loops over this level as a body, by their shape (see the search)."""
+        self.ends: dict[int, int] = {}
+        """Where the stretch from each start ends, once the search has found it."""
 
     def environment(self, inputs: Sequence[Any]) -> dict[Any, Any]:
         """The values of the level's constants and inputs, keyed by variable."""

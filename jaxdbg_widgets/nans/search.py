@@ -299,11 +299,11 @@ class Search:
 def _stretch_end(level: Level, start: int, where: Where) -> int:
     """Where the stretch from ``start`` ends: after :data:`STRETCH` equations, before a loop
     :func:`~jaxdbg_widgets.nans.loops.loop_at_once` takes, or right after one that begins it."""
-    end = min(len(level.eqns), start + STRETCH)
-    for index in range(start, end):
-        if loops.loop_at_once(level.eqns[index], where):
-            return max(index, start + 1)
-    return end
+    if start not in level.ends:  # a loop body's level is walked again at each bad iteration
+        end = min(len(level.eqns), start + STRETCH)
+        at = (i for i in range(start, end) if loops.loop_at_once(level.eqns[i], where))
+        level.ends[start] = max(next(at, end), start + 1)
+    return level.ends[start]
 
 
 def _opened_at_once(eqn: Any, where: Where) -> bool:
