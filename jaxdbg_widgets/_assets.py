@@ -27,6 +27,11 @@ def asset(name: str) -> Path:
     return path
 
 
+def stylesheet(*names: str) -> str:
+    """The CSS files ``names``, in order, as one stylesheet (a widget's ``_css``)."""
+    return "".join(asset(name).read_text(encoding="utf-8") for name in names)
+
+
 _LOCAL_IMPORT = re.compile(r"""from\s+["']\./([\w.-]+\.js)["']""")
 
 

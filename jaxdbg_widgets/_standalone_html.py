@@ -15,7 +15,7 @@ import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from jaxdbg_widgets._assets import asset, inlined_module
+from jaxdbg_widgets._assets import inlined_module, stylesheet
 
 # The loader hides the static twin at once, so the page never lays out what the live view
 # replaces (thousands of cells for a large mesh), and shows it again if the view cannot draw.
@@ -63,7 +63,7 @@ def standalone_html(
         payload["derived"] = {
             name: [target, dict(values)] for name, (target, values) in derived.items()
         }
-    styles = "".join(asset(name).read_text(encoding="utf-8") for name in css)
+    styles = stylesheet(*css)
     loader = _LOADER.replace("{widget}", _module_url(module)).replace(
         "{mount}", _module_url("standalone.js")
     )
@@ -89,6 +89,39 @@ def carried_answers(count: int, answer: Callable[[int], Any], budget: int) -> di
             return None
         answers[str(position)] = value
     return answers
+
+
+def carried_map(
+    model: Any,
+    *,
+    name: str,
+    pick: str,
+    count: int,
+    diagram: Callable[[Any, int], Any],
+    view: Callable[[Any], Mapping[str, Any]],
+    html_from_view: Callable[[Any], str],
+    text: Callable[[Any], str],
+    budget: int,
+    state: Mapping[str, Any] | None = None,
+) -> StandaloneOutput | None:
+    """A map's output carrying ``diagram(model, n)`` for each of its ``count`` ``pick``
+    positions, or ``None`` once their JSON passes ``budget`` bytes (the live widget asks then).
+
+    ``name`` names the map's JS module and CSS (drawn over ``sharding.css``); picking position
+    ``n`` fills the ``{pick}_view`` trait; ``state`` holds the map's other traits.
+    """
+    diagrams = carried_answers(count, lambda n: diagram(model, n), budget)
+    if diagrams is None:
+        return None
+    shown = view(model)
+    html = standalone_html(
+        module=f"{name}.js",
+        css=("sharding.css", f"{name}.css"),
+        state={"view": shown, **(state or {}), pick: -1, f"{pick}_view": {}},
+        static_html=html_from_view(shown),
+        derived={pick: (f"{pick}_view", diagrams)},
+    )
+    return StandaloneOutput(text(model), html)
 
 
 class StandaloneOutput:

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import Any, ClassVar
 
 import anywidget
+import traitlets
 
 
 class TwinWidget(anywidget.AnyWidget):
@@ -31,3 +32,23 @@ class TwinWidget(anywidget.AnyWidget):
             return None
         data, metadata = bundle
         return {**data, "text/html": self.to_html()}, metadata
+
+
+class MapWidget(TwinWidget):
+    """A map's widget: its display's text is its whole ``repr`` (anywidget cuts it at 110
+    characters), and a picked position must name one of the map's items or none (-1)."""
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> tuple[dict[str, Any], dict[str, Any]] | None:
+        bundle = super()._repr_mimebundle_(**kwargs)
+        if bundle is None:
+            return None
+        data, metadata = bundle
+        return {**data, "text/plain": repr(self)}, metadata
+
+    @staticmethod
+    def _position(proposal: dict[str, Any], count: int, what: str) -> int:
+        """The proposed position when it names one of ``count`` items or none; else an error."""
+        value = proposal["value"]
+        if not -1 <= value < count:
+            raise traitlets.TraitError(f"no {what} at position {value} in this map")
+        return value

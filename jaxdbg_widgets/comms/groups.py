@@ -20,6 +20,7 @@ _IOTA = re.compile(r"\[([\d,\s]+)\]\s*<=\s*\[([\d,\s]+)\](?:\s*T\(([\d,\s]+)\))?
 _MESH = re.compile(
     r"mesh\[([^\]]*)\](?:\s*,\s*device_ids=\(((?:[^()]|\([^()]*\))*)\))?\s*\{([^}]*)\}"
 )
+_EXPLICIT = re.compile(r"\{\s*(?:\{[^{}]*\}\s*,?\s*)*\}")
 _DEVICE_IOTA = re.compile(r"\[([\d,\s]+)\](?:\s*T\(([\d,\s]+)\))?")
 _MESH_AXIS = re.compile(r"'?([^'=,\s]+)'?\s*=\s*(\d+)")
 _GROUP_AXIS = re.compile(r"'?([^':,\s]+)'?(?:\s*:\s*\((\d+)\)\s*(\d+))?")
@@ -60,6 +61,19 @@ def parse_groups(text: str, partitions: int) -> np.ndarray:
     if text.startswith("{"):
         return _explicit_groups(text, partitions)
     raise UnreadGroups(f"unknown replica group form: {text[:60]!r}")
+
+
+def groups_at(text: str, start: int) -> str | None:
+    """The replica groups written at ``start`` of an instruction's ``text`` in any of the three
+    forms, or ``None`` when none begins there."""
+    value = _EXPLICIT.match(text, start) or _IOTA.match(text, start) or _MESH.match(text, start)
+    return value.group(0) if value else None
+
+
+def pairs_at(text: str, start: int) -> str | None:
+    """The ``{{0,1},{1,0}}`` source-target pairs written at ``start`` of ``text``, or ``None``."""
+    value = _EXPLICIT.match(text, start)
+    return value.group(0) if value else None
 
 
 def parse_pairs(text: str) -> np.ndarray:

@@ -16,7 +16,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from jaxdbg_widgets.comms.groups import UnreadGroups, parse_groups, parse_pairs
+from jaxdbg_widgets.comms.groups import UnreadGroups, groups_at, pairs_at, parse_groups, parse_pairs
+from jaxdbg_widgets.comms.hlo_syntax import (
+    COMPUTATION,
+    called_computations,
+    closing_paren,
+    source_metadata,
+)
 from jaxdbg_widgets.comms.shapes import ArrayShape, UnreadShape, flat_arrays, parse_shape, split_top
 
 KINDS = ("all-reduce", "all-gather", "reduce-scatter", "all-to-all", "collective-permute")
@@ -26,28 +32,14 @@ _KNOWN_OTHER = ("ragged-all-to-all", "collective-broadcast", "send", "recv")
 _DONE = tuple(f"{kind}-done" for kind in KINDS)
 
 _HEADER = re.compile(r"^HloModule\s+([^\s,]+)(.*)$")
-_COMPUTATION = re.compile(r"^(ENTRY\s+)?%?([^\s(]+)\s*\(.*\)\s*->\s*.*\{\s*$")
 _INSTRUCTION = re.compile(r"^\s*(?:ROOT\s+)?%?([^\s=]+)\s+=\s+(\S+)")
 _TABLE_STRING = re.compile(r'^\s*(\d+)\s+"((?:[^"\\]|\\.)*)"\s*$')
 _TABLE_FIELDS = re.compile(r"^\s*(\d+)\s+\{(.*)\}\s*$")
 _FIELD = re.compile(r"(\w+)=(-?\d+)")
-_CALLED = re.compile(
-    r"\b(?:calls|body|condition|to_apply|true_computation|false_computation)=%?([\w.\-]+)"
-)
-_BRANCHES = re.compile(r"\bbranch_computations=\{([^}]*)\}")
 _BODY = re.compile(r"\bbody=%?([\w.\-]+)")
 _CONDITION = re.compile(r"\bcondition=%?([\w.\-]+)")
 _TRIP = re.compile(r'"known_trip_count"\s*:\s*\{\s*"n"\s*:\s*"?(\d+)"?')
-_OP_NAME = re.compile(r'op_name="((?:[^"\\]|\\.)*)"')
-_SOURCE_FILE = re.compile(r'source_file="((?:[^"\\]|\\.)*)"')
-_SOURCE_LINE = re.compile(r"source_line=(\d+)")
-_FRAME_ID = re.compile(r"stack_frame_id=(\d+)")
 _DIMENSIONS = re.compile(r"dimensions=\{(\d+)")
-_MESH_VALUE = re.compile(
-    r"mesh\[[^\]]*\](?:\s*,\s*device_ids=\((?:[^()]|\([^()]*\))*\))?\s*\{[^}]*\}"
-)
-_EXPLICIT_VALUE = re.compile(r"\{\s*(?:\{[^{}]*\}\s*,?\s*)*\}")
-_IOTA_VALUE = re.compile(r"\[[\d,\s]+\]\s*<=\s*\[[\d,\s]+\](?:\s*T\([\d,\s]+\))?")
 _TABLES = ("FileNames", "FunctionNames", "FileLocations", "StackFrames")
 
 
@@ -204,7 +196,7 @@ class _Reader:
                 self.partitions = _header_int(header.group(2), "num_partitions")
                 self.replicas = _header_int(header.group(2), "replica_count")
                 continue
-            opened = _COMPUTATION.match(stripped)
+            opened = COMPUTATION.match(stripped)
             if opened:
                 computation, shapes = opened.group(2), {}
                 if opened.group(1):
@@ -263,11 +255,7 @@ class _Reader:
                 if callee:
                     self.calls.setdefault(callee, []).append((computation, loop))
             return
-        callees = _CALLED.findall(line)
-        branched = _BRANCHES.findall(line) if "branch_computations=" in line else ()
-        for branches in branched:
-            callees.extend(b.strip().lstrip("%") for b in branches.split(",") if b.strip())
-        for callee in callees:
+        for callee in called_computations(line):
             self.calls.setdefault(callee, []).append((computation, None))
 
     def _table_row(self, table: str, row: str) -> None:
@@ -343,10 +331,7 @@ class _Reader:
         except (UnreadShape, UnreadGroups, ValueError) as err:
             return Unread(name, opcode, computation, str(err), text)
         metadata = _attribute(rest, "metadata") or ""
-        op_name = _OP_NAME.search(metadata)
-        source_file = _SOURCE_FILE.search(metadata)
-        source_line = _SOURCE_LINE.search(metadata)
-        frame = _FRAME_ID.search(metadata)
+        op_name, source_file, source_line, frame = source_metadata(metadata)
         at = rest.find(" dimensions={")
         dimension = _DIMENSIONS.match(rest, at + 1) if at >= 0 else None
         return HloCollective(
@@ -359,10 +344,10 @@ class _Reader:
             groups=groups,
             groups_text=groups_text,
             dimension=int(dimension.group(1)) if dimension else None,
-            op_name=_unescape(op_name.group(1)) if op_name else "",
-            stack_frame_id=int(frame.group(1)) if frame else None,
-            source_file=_unescape(source_file.group(1)) if source_file else None,
-            source_line=int(source_line.group(1)) if source_line else None,
+            op_name=_unescape(op_name or ""),
+            stack_frame_id=frame,
+            source_file=None if source_file is None else _unescape(source_file),
+            source_line=source_line,
         )
 
     def _groups(self, rest: str) -> tuple[np.ndarray, str]:
@@ -371,12 +356,7 @@ class _Reader:
             text = "{}"
         else:
             start = at + len("replica_groups=")
-            value = (
-                _EXPLICIT_VALUE.match(rest, start)
-                or _IOTA_VALUE.match(rest, start)
-                or _MESH_VALUE.match(rest, start)
-            )
-            text = value.group(0) if value else split_top(rest[start : start + 200])[0]
+            text = groups_at(rest, start) or split_top(rest[start : start + 200])[0]
         key = (text, self.partitions * self.replicas)
         if key not in self.group_cache:
             try:
@@ -390,10 +370,9 @@ class _Reader:
 
     def _pairs(self, rest: str) -> tuple[np.ndarray, str]:
         at = rest.find("source_target_pairs=")
-        value = _EXPLICIT_VALUE.match(rest, at + len("source_target_pairs=")) if at >= 0 else None
-        if value is None:
+        text = pairs_at(rest, at + len("source_target_pairs=")) if at >= 0 else None
+        if text is None:
             raise UnreadGroups("collective-permute without readable source_target_pairs")
-        text = value.group(0)
         return parse_pairs(text), text
 
 
@@ -422,35 +401,15 @@ def _opcode_args(line: str, shape_end: int) -> tuple[str, str, str]:
     closing parenthesis.
     """
     equals = line.index(" = ") + 3
-    position = equals
-    if line.startswith("(", equals):
-        depth = 0
-        for position in range(equals, len(line)):
-            if line[position] == "(":
-                depth += 1
-            elif line[position] == ")":
-                depth -= 1
-                if depth == 0:
-                    break
-        position += 1
-    else:
-        position = shape_end
+    position = closing_paren(line, equals) + 1 if line.startswith("(", equals) else shape_end
     open_at = line.find("(", position)
     if open_at < 0:
         return "", "", ""
     opcode = line[position:open_at].strip()
     close = line.find(")", open_at)
-    if close > 0 and "(" not in line[open_at + 1 : close]:
-        return opcode, line[open_at + 1 : close], line[close + 1 :]
-    depth = 0
-    for close in range(open_at, len(line)):
-        if line[close] == "(":
-            depth += 1
-        elif line[close] == ")":
-            depth -= 1
-            if depth == 0:
-                return opcode, line[open_at + 1 : close], line[close + 1 :]
-    return opcode, line[open_at + 1 :], ""
+    if close < 0 or "(" in line[open_at + 1 : close]:
+        close = closing_paren(line, open_at)
+    return opcode, line[open_at + 1 : close], line[close + 1 :]
 
 
 def _result_buffers(opcode: str, shape: ArrayShape | tuple[object, ...]) -> tuple[ArrayShape, ...]:

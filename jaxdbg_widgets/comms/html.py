@@ -147,10 +147,7 @@ def _heat_table(heat: dict[str, Any]) -> str:
     at = {(r, c): heat["devices"][i] for r, c, i in heat["cells"]}
     rows = []
     if heat["title"] or heat["col_label"]:
-        label = escape(heat["title"]) + (
-            f" · {escape(heat['col_label'])} →" if heat["col_label"] else ""
-        )
-        rows.append(f'<tr><th colspan="{heat["cols"] + 1}">{label}</th></tr>')
+        rows.append(f'<tr><th colspan="{heat["cols"] + 1}">{_heat_title(heat)}</th></tr>')
     for r in range(heat["rows"]):
         cells = []
         for c in range(heat["cols"]):
@@ -175,14 +172,18 @@ def _heat_image(heat: dict[str, Any]) -> str:
     for row, col, position in heat["cells"]:
         pixels[row, col] = colors[heat["devices"][position][2]]
     scale = heat_cell_px(heat["cols"])
-    title = escape(heat["title"]) + (
-        f" · {escape(heat['col_label'])} →" if heat["col_label"] else ""
-    )
     return (
-        f'<div class="jdw-comms-note">{title}</div>'
+        f'<div class="jdw-comms-note">{_heat_title(heat)}</div>'
         f'<img style="image-rendering:pixelated;display:block" src="{png_data_url(pixels)}" '
         f'width="{heat["cols"] * scale}" height="{heat["rows"] * scale}" '
         f'alt="bytes sent by each of {len(heat["cells"])} devices">'
+    )
+
+
+def _heat_title(heat: dict[str, Any]) -> str:
+    """The heatmap's title and the mesh axis running across it, escaped."""
+    return escape(heat["title"]) + (
+        f" · {escape(heat['col_label'])} →" if heat["col_label"] else ""
     )
 
 
@@ -224,14 +225,14 @@ def _shardings(view: dict[str, Any]) -> str:
 
 
 def _mismatches(rows: list[list[str]]) -> str:
-    if not rows:
-        return ""
-    body = "".join(
-        f'<div class="jdw-comms-warn">{escape(path)}: now {escape(now)}, the program expects '
-        f"{escape(want)}: copied before every call</div>"
-        for path, now, want in rows
+    return _warnings(
+        "arguments placed differently",
+        [
+            f"{escape(path)}: now {escape(now)}, the program expects {escape(want)}: "
+            "copied before every call"
+            for path, now, want in rows
+        ],
     )
-    return f'<div class="jdw-comms-head">arguments placed differently</div>{body}'
 
 
 def _memory(memory: dict[str, Any] | None) -> str:
@@ -244,13 +245,18 @@ def _memory(memory: dict[str, Any] | None) -> str:
 
 
 def _remat(rows: list[list[str]]) -> str:
-    if not rows:
-        return ""
-    body = "".join(
-        f'<div class="jdw-comms-warn">{escape(where or "no line named")}: {escape(text[:400])}</div>'
-        for text, where in rows
+    return _warnings(
+        "XLA rematerialization warnings",
+        [f"{escape(where or 'no line named')}: {escape(text[:400])}" for text, where in rows],
     )
-    return f'<div class="jdw-comms-head">XLA rematerialization warnings</div>{body}'
+
+
+def _warnings(title: str, lines: list[str]) -> str:
+    """A heading over one warning per line (HTML already escaped), or nothing without lines."""
+    if not lines:
+        return ""
+    body = "".join(f'<div class="jdw-comms-warn">{line}</div>' for line in lines)
+    return f'<div class="jdw-comms-head">{title}</div>{body}'
 
 
 def _unread(rows: list[list[str]]) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TypedDict
 
+from jaxdbg_widgets.memory.schema import HeatGrid
 from jaxdbg_widgets.sharding.schema import ShardingView
 
 __all__ = [
@@ -48,16 +49,10 @@ class CommsSource(TypedDict):
     lines: list[tuple[int, str]]
 
 
-class CommsHeat(TypedDict):
-    """The bytes-sent heatmap: grid, ``[row, col, device position]`` places, and each device as
-    ``[id, bytes, level]`` with ``level`` indexing ``palette`` and ``text``."""
+class CommsHeat(HeatGrid):
+    """The bytes-sent heatmap: the memory map's grid, and each device as ``[id, bytes, level]``
+    with ``level`` indexing ``palette`` and ``text``."""
 
-    rows: int
-    cols: int
-    row_label: str
-    col_label: str
-    title: str
-    cells: list[tuple[int, int, int]]
     devices: list[tuple[int, int, int]]
     palette: list[str]
     text: list[str]

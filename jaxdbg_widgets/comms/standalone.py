@@ -8,7 +8,7 @@ JSON is shown as the live widget instead, which asks for a line's diagrams when 
 
 from __future__ import annotations
 
-from jaxdbg_widgets._standalone_html import StandaloneOutput, carried_answers, standalone_html
+from jaxdbg_widgets._standalone_html import StandaloneOutput, carried_map
 from jaxdbg_widgets.comms.diagrams import line_diagrams
 from jaxdbg_widgets.comms.html import html_from_view
 from jaxdbg_widgets.comms.model import CommunicationModel
@@ -20,15 +20,14 @@ BUDGET = 1 << 20
 
 def standalone_map(comms: CommunicationModel) -> StandaloneOutput | None:
     """The map as text and standalone HTML, or ``None`` when its diagrams exceed ``BUDGET``."""
-    diagrams = carried_answers(len(comms.lines), lambda n: line_diagrams(comms, n), BUDGET)
-    if diagrams is None:
-        return None
-    view = comms_view(comms)
-    html = standalone_html(
-        module="comms.js",
-        css=("sharding.css", "comms.css"),
-        state={"view": view, "line": -1, "line_view": {}},
-        static_html=html_from_view(view),
-        derived={"line": ("line_view", diagrams)},
+    return carried_map(
+        comms,
+        name="comms",
+        pick="line",
+        count=len(comms.lines),
+        diagram=line_diagrams,
+        view=comms_view,
+        html_from_view=html_from_view,
+        text=render_text,
+        budget=BUDGET,
     )
-    return StandaloneOutput(render_text(comms), html)

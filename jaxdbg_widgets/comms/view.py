@@ -17,6 +17,7 @@ from jaxdbg_widgets._kernel import cell_files
 from jaxdbg_widgets.comms.model import CommunicationModel
 from jaxdbg_widgets.memory.grid import device_grid
 from jaxdbg_widgets.memory.units import human_bytes
+from jaxdbg_widgets.memory.view import heat_grid
 from jaxdbg_widgets.sharding.colors import text_color
 
 HEAT_MAP = "YlOrRd"
@@ -151,12 +152,7 @@ def _heat(comms: CommunicationModel) -> dict[str, Any]:
     )
     palette = _palette()
     return {
-        "rows": grid.rows,
-        "cols": grid.cols,
-        "row_label": grid.row_label,
-        "col_label": grid.col_label,
-        "title": grid.title,
-        "cells": [[r, c, index_of[i]] for r, c, i in grid.cells],
+        **heat_grid(grid, index_of),
         "devices": [
             [d, b, int(level)]
             for d, b, level in zip(comms.device_ids, comms.device_sent, levels, strict=True)

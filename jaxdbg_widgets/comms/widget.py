@@ -8,15 +8,15 @@ from typing import Any
 
 import traitlets
 
-from jaxdbg_widgets._assets import asset, inlined_module
-from jaxdbg_widgets._twin_widget import TwinWidget
+from jaxdbg_widgets._assets import inlined_module, stylesheet
+from jaxdbg_widgets._twin_widget import MapWidget
 from jaxdbg_widgets.comms.diagrams import line_diagrams
 from jaxdbg_widgets.comms.html import html_from_view
 from jaxdbg_widgets.comms.model import CommunicationModel
 from jaxdbg_widgets.comms.view import comms_view
 
 
-class CommunicationWidget(TwinWidget):
+class CommunicationWidget(MapWidget):
     """Annotated source, per-device bytes heatmap, and a selected line's sharding diagrams.
 
     ``line`` is the selected line's position in ``view["lines"]`` (-1: none); its diagrams
@@ -24,9 +24,7 @@ class CommunicationWidget(TwinWidget):
     """
 
     _esm = inlined_module("comms.js")
-    _css = asset("sharding.css").read_text(encoding="utf-8") + asset("comms.css").read_text(
-        encoding="utf-8"
-    )
+    _css = stylesheet("sharding.css", "comms.css")
 
     view = traitlets.Dict().tag(sync=True)
     render_html = staticmethod(html_from_view)
@@ -43,10 +41,7 @@ class CommunicationWidget(TwinWidget):
 
     @traitlets.validate("line")
     def _known_line(self, proposal: dict[str, Any]) -> int:
-        value = proposal["value"]
-        if not -1 <= value < len(self._comms.lines):
-            raise traitlets.TraitError(f"no line at position {value} in this map")
-        return value
+        return self._position(proposal, len(self._comms.lines), "line")
 
     @traitlets.observe("line")
     def _draw_line(self, change: dict[str, Any]) -> None:
@@ -54,10 +49,3 @@ class CommunicationWidget(TwinWidget):
 
     def __repr__(self) -> str:
         return f"CommunicationWidget({self._comms.name}: {'; '.join(self.view['summary'][:2])})"
-
-    def _repr_mimebundle_(self, **kwargs: Any) -> tuple[dict[str, Any], dict[str, Any]] | None:
-        bundle = super()._repr_mimebundle_(**kwargs)
-        if bundle is None:
-            return None
-        data, metadata = bundle
-        return {**data, "text/plain": repr(self)}, metadata

@@ -67,9 +67,20 @@ def split_arguments(args: tuple[Any, ...], kwargs: dict[str, Any]) -> SplitArgum
     return SplitArguments(treedef, tuple(dynamic), tuple(static))
 
 
-def check_two_call_form(name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
-    """The options-only first call of the two-call form accepts no other arguments."""
+def stage_or_defer(
+    name: str,
+    stage: Callable[..., None],
+    first: Any,
+    args: tuple[Any, ...],
+    kwargs: dict[str, Any],
+) -> Callable[..., None] | None:
+    """``stage(first, *args, **kwargs)`` now when ``first`` is given; else ``stage`` itself, the
+    second half of the two-call form, whose options-only first call takes no other arguments."""
+    if first is not None:
+        stage(first, *args, **kwargs)
+        return None
     if args or kwargs:
         raise TypeError(
             f"{name} received unexpected arguments in the two-call form: {args=} {kwargs=}"
         )
+    return stage

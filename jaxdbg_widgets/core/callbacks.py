@@ -15,7 +15,7 @@ from typing import Any
 import jax
 
 from jaxdbg_widgets.core import _jax_internals as jx
-from jaxdbg_widgets.core.arguments import SplitArguments, check_two_call_form, split_arguments
+from jaxdbg_widgets.core.arguments import SplitArguments, split_arguments, stage_or_defer
 from jaxdbg_widgets.core.primitive import Batch, HostCall, bind, check_vmap_method
 
 _JAX_CALLBACK = jax.debug.callback
@@ -151,8 +151,4 @@ def _callback_or_stage(
             vmap_method=vmap_method,
         )
 
-    if callback is not None:
-        stage(callback, *args, **kwargs)
-        return None
-    check_two_call_form(two_call_name, args, kwargs)
-    return stage
+    return stage_or_defer(two_call_name, stage, callback, args, kwargs)

@@ -20,7 +20,7 @@ import numpy as np
 
 from jaxdbg_widgets.core import _jax_internals as jx
 from jaxdbg_widgets.core import formatting, processes, sinks
-from jaxdbg_widgets.core.arguments import SplitArguments, check_two_call_form, split_arguments
+from jaxdbg_widgets.core.arguments import SplitArguments, split_arguments, stage_or_defer
 from jaxdbg_widgets.core.callsite import CallSite, user_call_site
 from jaxdbg_widgets.core.primitive import (
     Batch,
@@ -259,8 +259,4 @@ def _print_or_stage(
         vmap_method=vmap_method,
         level=level,
     )
-    if fmt is not None:
-        stage(fmt, *args, **kwargs)
-        return None
-    check_two_call_form(names.two_call, args, kwargs)
-    return stage
+    return stage_or_defer(names.two_call, stage, fmt, args, kwargs)

@@ -10,18 +10,15 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from jaxdbg_widgets.comms.hlo_syntax import (
+    COMPUTATION,
+    called_computations,
+    closing_paren,
+    source_metadata,
+)
 from jaxdbg_widgets.comms.shapes import ArrayShape, UnreadShape, parse_shape, split_top
 
-_COMPUTATION = re.compile(r"^(ENTRY\s+)?%?([^\s(]+)\s*\(.*\)\s*->\s*.*\{\s*$")
 _NAME = re.compile(r"^\s*(ROOT\s+)?%?([^\s=]+)\s+=\s+")
-_CALLED = re.compile(
-    r"\b(?:calls|body|condition|to_apply|true_computation|false_computation)=%?([\w.\-]+)"
-)
-_BRANCHES = re.compile(r"\bbranch_computations=\{([^}]*)\}")
-_OP_NAME = re.compile(r'op_name="((?:[^"\\]|\\.)*)"')
-_SOURCE_FILE = re.compile(r'source_file="((?:[^"\\]|\\.)*)"')
-_SOURCE_LINE = re.compile(r"source_line=(\d+)")
-_FRAME_ID = re.compile(r"stack_frame_id=(\d+)")
 _INDEX = re.compile(r"\bindex=(\d+)")
 _FUSION_KIND = re.compile(r"\bkind=(k\w+)")
 
@@ -67,7 +64,7 @@ def read_schedule(text: str) -> Schedule:
             if instruction is not None:
                 computations[current].append(instruction)
             continue
-        opened = _COMPUTATION.match(line.strip())
+        opened = COMPUTATION.match(line.strip())
         if opened:
             current = opened.group(2)
             computations[current] = []
@@ -86,7 +83,7 @@ def _instruction(line: str) -> Instruction | None:
     if open_at < 0:
         return None
     opcode = line[after:open_at].strip()
-    close = _closing(line, open_at)
+    close = closing_paren(line, open_at)
     operands = tuple(
         part.split()[-1].lstrip("%") for part in split_top(line[open_at + 1 : close]) if part
     )
@@ -95,27 +92,21 @@ def _instruction(line: str) -> Instruction | None:
         shape = parse_shape(shape_text)
     except UnreadShape:
         shape = None
-    called = list(_CALLED.findall(rest))
-    for branches in _BRANCHES.findall(rest):
-        called.extend(b.strip().lstrip("%") for b in branches.split(",") if b.strip())
     metadata = rest[rest.find("metadata={") :] if "metadata={" in rest else ""
-    op_name = _OP_NAME.search(metadata)
-    source_file = _SOURCE_FILE.search(metadata)
-    source_line = _SOURCE_LINE.search(metadata)
-    frame = _FRAME_ID.search(metadata)
+    op_name, source_file, source_line, frame = source_metadata(metadata)
     index = _INDEX.search(rest) if opcode == "get-tuple-element" else None
     return Instruction(
         name=match.group(2),
         opcode=opcode,
         shape=shape,
         operands=operands if opcode not in ("constant", "parameter", "iota") else (),
-        called=tuple(called),
+        called=tuple(called_computations(rest)),
         root=bool(match.group(1)),
         index=int(index.group(1)) if index else None,
-        op_name=op_name.group(1) if op_name else "",
-        stack_frame_id=int(frame.group(1)) if frame else None,
-        source_file=source_file.group(1) if source_file else None,
-        source_line=int(source_line.group(1)) if source_line else None,
+        op_name=op_name or "",
+        stack_frame_id=frame,
+        source_file=source_file,
+        source_line=source_line,
         fusion_kind=_fusion_kind(rest) if opcode == "fusion" else "",
     )
 
@@ -128,26 +119,8 @@ def _fusion_kind(rest: str) -> str:
 def _shape_text(line: str, start: int) -> tuple[str, int]:
     """The result shape written at ``start`` and where the opcode begins."""
     if line.startswith("(", start):
-        end = _closing(line, start) + 1
+        end = closing_paren(line, start) + 1
     else:
         end = line.find(" ", start)
         end = len(line) if end < 0 else end
     return line[start:end], end + 1
-
-
-def _closing(line: str, open_at: int) -> int:
-    """The index of the parenthesis closing the one at ``open_at`` (quotes skipped)."""
-    depth, quoted = 0, False
-    for position in range(open_at, len(line)):
-        ch = line[position]
-        if ch == '"':
-            quoted = not quoted
-        elif quoted:
-            continue
-        elif ch == "(":
-            depth += 1
-        elif ch == ")":
-            depth -= 1
-            if depth == 0:
-                return position
-    return len(line)

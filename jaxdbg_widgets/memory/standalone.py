@@ -8,7 +8,7 @@ JSON is shown as the live widget instead, which asks for each diagram when it is
 
 from __future__ import annotations
 
-from jaxdbg_widgets._standalone_html import StandaloneOutput, carried_answers, standalone_html
+from jaxdbg_widgets._standalone_html import StandaloneOutput, carried_map
 from jaxdbg_widgets.memory.html import html_from_view
 from jaxdbg_widgets.memory.leaf_diagram import leaf_diagram
 from jaxdbg_widgets.memory.model import MemoryLayout
@@ -20,15 +20,15 @@ BUDGET = 1 << 20
 
 def standalone_map(memory: MemoryLayout) -> StandaloneOutput | None:
     """The map as text and standalone HTML, or ``None`` when its leaf diagrams exceed ``BUDGET``."""
-    diagrams = carried_answers(len(memory.leaves), lambda n: leaf_diagram(memory, n), BUDGET)
-    if diagrams is None:
-        return None
-    view = memory_view(memory)
-    html = standalone_html(
-        module="memory.js",
-        css=("sharding.css", "memory.css"),
-        state={"view": view, "device": -1, "leaf": -1, "leaf_view": {}},
-        static_html=html_from_view(view),
-        derived={"leaf": ("leaf_view", diagrams)},
+    return carried_map(
+        memory,
+        name="memory",
+        pick="leaf",
+        count=len(memory.leaves),
+        diagram=leaf_diagram,
+        view=memory_view,
+        html_from_view=html_from_view,
+        text=render_text,
+        budget=BUDGET,
+        state={"device": -1},
     )
-    return StandaloneOutput(render_text(memory), html)

@@ -14,8 +14,9 @@ from typing import Any
 
 import numpy as np
 
+from jaxdbg_widgets.memory.grid import DeviceGrid
 from jaxdbg_widgets.memory.model import LARGE_SHARE, MemoryLayout
-from jaxdbg_widgets.memory.schema import MemoryGroup, MemoryView, ProgramView
+from jaxdbg_widgets.memory.schema import HeatGrid, MemoryGroup, MemoryView, ProgramView
 from jaxdbg_widgets.memory.units import human_bytes
 from jaxdbg_widgets.sharding.bulk import collector_paused
 from jaxdbg_widgets.sharding.colors import text_color
@@ -28,6 +29,18 @@ def memory_view(memory: MemoryLayout, *, color_map: str = HEAT_MAP) -> MemoryVie
     """Everything a front end needs: header, heatmap grid, devices, legend, leaves, program."""
     with collector_paused():
         return _memory_view(memory, color_map)
+
+
+def heat_grid(grid: DeviceGrid, index_of: dict[int, int]) -> HeatGrid:
+    """A heatmap's grid as JSON, each cell naming its device by position (``index_of`` an id's)."""
+    return {
+        "rows": grid.rows,
+        "cols": grid.cols,
+        "row_label": grid.row_label,
+        "col_label": grid.col_label,
+        "title": grid.title,
+        "cells": [[r, c, index_of[i]] for r, c, i in grid.cells],
+    }
 
 
 def _memory_view(memory: MemoryLayout, color_map: str) -> MemoryView:
@@ -63,14 +76,7 @@ def _memory_view(memory: MemoryLayout, color_map: str) -> MemoryView:
     return {
         "source": memory.source,
         "summary": memory.summary(),
-        "grid": {
-            "rows": memory.grid.rows,
-            "cols": memory.grid.cols,
-            "row_label": memory.grid.row_label,
-            "col_label": memory.grid.col_label,
-            "title": memory.grid.title,
-            "cells": [[r, c, index_of[i]] for r, c, i in memory.grid.cells],
-        },
+        "grid": heat_grid(memory.grid, index_of),
         "devices": [
             {
                 "id": d.id,

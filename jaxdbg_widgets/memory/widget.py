@@ -7,8 +7,8 @@ from typing import Any
 
 import traitlets
 
-from jaxdbg_widgets._assets import asset, inlined_module
-from jaxdbg_widgets._twin_widget import TwinWidget
+from jaxdbg_widgets._assets import inlined_module, stylesheet
+from jaxdbg_widgets._twin_widget import MapWidget
 from jaxdbg_widgets.memory.html import html_from_view
 from jaxdbg_widgets.memory.leaf_diagram import leaf_diagram
 from jaxdbg_widgets.memory.model import MemoryLayout
@@ -16,7 +16,7 @@ from jaxdbg_widgets.memory.schema import LeafView
 from jaxdbg_widgets.memory.view import memory_view
 
 
-class MemoryWidget(TwinWidget):
+class MemoryWidget(MapWidget):
     """Heatmap of bytes per device, hover totals, a device's leaves, a leaf's sharding diagram.
 
     ``device`` is the selected device's position in ``view["devices"]`` (-1: none); ``leaf`` the
@@ -24,9 +24,7 @@ class MemoryWidget(TwinWidget):
     """
 
     _esm = inlined_module("memory.js")
-    _css = asset("sharding.css").read_text(encoding="utf-8") + asset("memory.css").read_text(
-        encoding="utf-8"
-    )
+    _css = stylesheet("sharding.css", "memory.css")
 
     view = traitlets.Dict().tag(sync=True)
     render_html = staticmethod(html_from_view)
@@ -44,17 +42,11 @@ class MemoryWidget(TwinWidget):
 
     @traitlets.validate("device")
     def _known_device(self, proposal: dict[str, Any]) -> int:
-        value = proposal["value"]
-        if not -1 <= value < len(self._memory.devices):
-            raise traitlets.TraitError(f"no device at position {value} in this map")
-        return value
+        return self._position(proposal, len(self._memory.devices), "device")
 
     @traitlets.validate("leaf")
     def _known_leaf(self, proposal: dict[str, Any]) -> int:
-        value = proposal["value"]
-        if not -1 <= value < len(self._memory.leaves):
-            raise traitlets.TraitError(f"no leaf at position {value} in this map")
-        return value
+        return self._position(proposal, len(self._memory.leaves), "leaf")
 
     @traitlets.observe("leaf")
     def _draw_leaf(self, change: dict[str, Any]) -> None:
@@ -66,10 +58,3 @@ class MemoryWidget(TwinWidget):
 
     def __repr__(self) -> str:
         return f"MemoryWidget({self._memory.source}: {', '.join(self.view['summary'])})"
-
-    def _repr_mimebundle_(self, **kwargs: Any) -> tuple[dict[str, Any], dict[str, Any]] | None:
-        bundle = super()._repr_mimebundle_(**kwargs)
-        if bundle is None:
-            return None
-        data, metadata = bundle
-        return {**data, "text/plain": repr(self)}, metadata  # whole, not cut at 110 characters

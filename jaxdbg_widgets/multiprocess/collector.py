@@ -17,19 +17,18 @@ from jaxdbg_widgets._kernel import cell_files
 from jaxdbg_widgets.core.errors import one_line
 from jaxdbg_widgets.core.sinks import PrintRecord
 from jaxdbg_widgets.multiprocess import engine
+from jaxdbg_widgets.multiprocess.cell_hooks import CellHooks
 from jaxdbg_widgets.notebook import cells, session_log
 
 WAIT = 5.0
 """Seconds a cell waits for the engines' prints; engines still busy deliver them later."""
 
-_detach: Callable[[], None] | None = None
+_hooks = CellHooks()
 
 
 def attach(ip: Any, view: Any) -> Callable[[], None]:
     """Take ``view``'s engines' prints after every cell (replacing an earlier view); the undo."""
-    global _detach
-    if _detach is not None:
-        _detach()
+    _hooks.detach()
     started: list[int | None] = [None]
 
     def before(info: Any) -> None:
@@ -39,24 +38,12 @@ def attach(ip: Any, view: Any) -> Callable[[], None]:
     def after(_result: Any) -> None:
         collect(view, started[0])
 
-    ip.events.register("pre_run_cell", before)
-    ip.events.register("post_run_cell", after)
-
-    def detach() -> None:
-        global _detach
-        ip.events.unregister("post_run_cell", after)
-        ip.events.unregister("pre_run_cell", before)
-        if _detach is detach:
-            _detach = None
-
-    _detach = detach
-    return detach
+    return _hooks.attach(ip, before, after)
 
 
 def detach() -> None:
     """Stop taking the engines' prints (a no-op when none are attached)."""
-    if _detach is not None:
-        _detach()
+    _hooks.detach()
 
 
 def collect(view: Any, cell: int | None, wait: float = WAIT) -> None:

@@ -14,7 +14,7 @@ from typing import Any
 import anywidget
 import traitlets
 
-from jaxdbg_widgets._assets import asset, inlined_module
+from jaxdbg_widgets._assets import inlined_module, stylesheet
 from jaxdbg_widgets._linked import Linkable
 from jaxdbg_widgets.notebook.printlog import LogEntry, LogPage, PrintBuffer
 from jaxdbg_widgets.notebook.printlog_schema import PrintRow, PrintStats
@@ -54,9 +54,7 @@ class PrintLogWidget(Linkable, anywidget.AnyWidget):
     """Table of a print log with a filter box; ``query`` is what the user typed."""
 
     _esm = inlined_module("printlog.js")
-    _css = asset("printlog.css").read_text(encoding="utf-8") + asset("pictures.css").read_text(
-        encoding="utf-8"
-    )
+    _css = stylesheet("printlog.css", "pictures.css")
 
     rows = traitlets.List().tag(sync=True)
     stats = traitlets.Dict().tag(sync=True)

@@ -116,12 +116,15 @@ HOST_CALL = all(
 )
 """Whether the host-call primitive can be built; when not, host calls use ``jax.debug``."""
 
+_effects: Any = _debugging if HOST_CALL else _standins
+"""Where the effect types come from: JAX's own, or stand-ins that register nothing."""
+Primitive = (_core if HOST_CALL else _standins).Primitive
+DebugEffect = _effects.DebugEffect
+OrderedDebugEffect = _effects.OrderedDebugEffect
+debug_effect = _effects.debug_effect
+ordered_debug_effect = _effects.ordered_debug_effect
+
 if HOST_CALL:
-    Primitive = _core.Primitive
-    DebugEffect = _debugging.DebugEffect
-    OrderedDebugEffect = _debugging.OrderedDebugEffect
-    debug_effect = _debugging.debug_effect
-    ordered_debug_effect = _debugging.ordered_debug_effect
     primitive_batchers = _batching.primitive_batchers
     primitive_jvps = _ad.primitive_jvps
     primitive_transposes = _ad.primitive_transposes
@@ -129,11 +132,6 @@ if HOST_CALL:
     lower_fun = _mlir.lower_fun
     is_ordered = _debugging.effects.ordered_effects.contains
 else:
-    Primitive = _standins.Primitive
-    DebugEffect = _standins.DebugEffect
-    OrderedDebugEffect = _standins.OrderedDebugEffect
-    debug_effect = _standins.debug_effect
-    ordered_debug_effect = _standins.ordered_debug_effect
     is_ordered = _standins.is_ordered
     primitive_batchers, primitive_jvps, primitive_transposes = {}, {}, {}
     partial_eval_custom_rules: dict[Any, Any] = {}
