@@ -37,10 +37,11 @@ import numpy as np
 from bench.report import Row, format_table
 from jaxdbg_widgets.core.frames import Frame
 from jaxdbg_widgets.core.shard_place import ShardPlace
-from jaxdbg_widgets.debugger.protocol import apply_message
-from jaxdbg_widgets.debugger.session import Session
-from jaxdbg_widgets.debugger.shard_session import ShardSession
-from jaxdbg_widgets.debugger.view import ShardViewBuilder, ViewBuilder
+from jaxdbg_widgets.debugger.serve.protocol import apply_message
+from jaxdbg_widgets.debugger.session.shards import ShardSession
+from jaxdbg_widgets.debugger.session.single import Session
+from jaxdbg_widgets.debugger.view.build import ShardViewBuilder, ViewBuilder
+from jaxdbg_widgets.pictures.row import row_pictures
 from tests.fixtures.kernel import KernelSession, Message
 
 CLICKS = 30
@@ -49,7 +50,7 @@ DEVICE_PICKS = 20
 SHARD_RUNS = {8: 8, 256: 5}
 CLICK_TARGET_MS = 50.0
 DISPLAY_TARGET_MS = 200.0
-WIDGET_ID = "jaxdbg_widgets.debugger.widget.DebuggerWidget"
+WIDGET_ID = "jaxdbg_widgets.debugger.widget.widget.DebuggerWidget"
 
 SETUP = """
 %load_ext jaxdbg
@@ -320,7 +321,7 @@ def _shard_frames(index: int) -> list[Frame]:
 def _gather(count: int) -> tuple[float, ShardSession, ShardViewBuilder, list[threading.Thread]]:
     """Seconds from ``count`` device threads hitting the breakpoint at once to the serialised
     view state holding all of them; the session, its builder and the waiting threads."""
-    shards = ShardSession(expected=count, axis_sizes=(count,))
+    shards = ShardSession(draw_values=row_pictures, expected=count, axis_sizes=(count,))
     builder = ShardViewBuilder(shards)
 
     def device(index: int) -> None:

@@ -152,8 +152,8 @@ def _engine_stop() -> float:
 
 def _breakpoint_round(rc, link) -> tuple[float, list[float]]:
     """One hit on every engine: hit to the job's view here, and each command's round trip."""
-    from jaxdbg_widgets.debugger.builders import builder_for
-    from jaxdbg_widgets.debugger.session import Resume
+    from jaxdbg_widgets.debugger.session.base import Resume
+    from jaxdbg_widgets.debugger.view.builders import builder_for
     from jaxdbg_widgets.multiprocess.breaks import Watcher
 
     seen: dict[str, float] = {}

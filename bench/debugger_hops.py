@@ -12,7 +12,8 @@ import jax
 import jax.numpy as jnp
 
 from jaxdbg_widgets.core import jax_registry
-from jaxdbg_widgets.debugger import backend
+from jaxdbg_widgets.debugger.serve import backend
+from jaxdbg_widgets.debugger.serve.front_end import FrontEnd
 from jaxdbg_widgets.debugger.transports.capability import Tier
 
 BACKEND = "jaxdbg-hops"
@@ -41,7 +42,7 @@ class _Inbox:
 def modules_entered() -> set[str]:
     """The package's modules whose functions run during one hit and its Continue."""
     messages: queue.Queue = queue.Queue()
-    front_end = backend.FrontEnd(
+    front_end = FrontEnd(
         detect_tier=lambda: Tier.SUBSHELL,
         open_inbox=lambda widget: _Inbox(messages),
         read_line=lambda prompt: None,

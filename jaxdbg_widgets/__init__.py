@@ -2,7 +2,8 @@
 
 This module is the public surface: the debug primitives, the debugger's ``script``, and one
 entry point per tool (NaN search, pictures, sharding, memory, communication, compiles,
-clusters); everything lives in the layer packages. Importing it installs the standalone
+clusters). The layer packages below it are internal: their modules may change between
+releases, and what a user needs from them is re-exported here (``__all__``). Importing it installs the standalone
 debugger backend, so ``jdw.breakpoint``, scripts and ``$JAXDBG_HEADLESS`` work without
 ``%load_ext``. The widget classes are imported on first use, so ``import jaxdbg_widgets``
 loads no IPython, ipywidgets or anywidget.
@@ -27,8 +28,8 @@ from jaxdbg_widgets.core import (
     print,
     print_grad,
 )
-from jaxdbg_widgets.debugger import standalone as _standalone
-from jaxdbg_widgets.debugger.scripts import script
+from jaxdbg_widgets.debugger.install import standalone as _standalone
+from jaxdbg_widgets.debugger.serve.scripts import script
 from jaxdbg_widgets.memory import memory_map
 from jaxdbg_widgets.memory.peak_api import peak_memory
 from jaxdbg_widgets.nans import NonfiniteReport, find_nonfinite
@@ -51,6 +52,8 @@ _LAZY = {
     "ShardingWidget": "jaxdbg_widgets.sharding.widget",
     "CommunicationWidget": "jaxdbg_widgets.comms.widget",
     "cluster": "jaxdbg_widgets.multiprocess.job",
+    "cluster_memory_map": "jaxdbg_widgets.multiprocess.memory",
+    "cluster_sharding_view": "jaxdbg_widgets.multiprocess.sharding",
 }
 
 __all__ = [
@@ -70,6 +73,8 @@ __all__ = [
     "breakpoint_if_nonfinite",
     "callback",
     "cluster",
+    "cluster_memory_map",
+    "cluster_sharding_view",
     "communication_map",
     "communication_map_from_text",
     "current_batch",

@@ -3,7 +3,7 @@
 While a notebook cell runs (a ``%%px`` cell, blocked until the engines finish), a watcher
 thread asks every engine's desk (:mod:`jaxdbg_widgets.multiprocess.desk`) every
 :data:`POLL_SECONDS` which hits it holds. The first hit opens one
-:class:`~jaxdbg_widgets.debugger.cluster_session.ClusterSession`, served by the notebook's own
+:class:`~jaxdbg_widgets.debugger.session.cluster.ClusterSession`, served by the notebook's own
 debugger front end (the widget, the typed prompt or the headless policy) on a thread of its
 own; later hits of other processes join it as they arrive. Requests and replies cross on each
 engine's ipyparallel control channel, whose thread answers while the engine's cell is blocked.
@@ -22,8 +22,9 @@ from typing import Any
 
 from jaxdbg_widgets._kernel import ipp_control
 from jaxdbg_widgets.core.errors import one_line
-from jaxdbg_widgets.debugger.cluster_link import ProcessLost
-from jaxdbg_widgets.debugger.cluster_session import ClusterSession
+from jaxdbg_widgets.debugger.session.cluster import ClusterSession
+from jaxdbg_widgets.debugger.session.cluster_link import ProcessLost
+from jaxdbg_widgets.multiprocess.cell_hooks import CellHooks
 
 REQUEST_TYPE = "jaxdbg_request"
 REPLY_TYPE = "jaxdbg_reply"
@@ -176,16 +177,14 @@ class Watcher:
         self._server.start()
 
 
-_detach: Callable[[], None] | None = None
+_hooks = CellHooks()
 
 
 def attach(ip: Any, client: Any, engines: dict[int, int]) -> Callable[[], None]:
     """Watch ``engines`` (JAX process index to engine id) for hits during every cell; the undo."""
-    global _detach
-    from jaxdbg_widgets.debugger.backend import serve_gathered
+    from jaxdbg_widgets.debugger.serve.choose import serve_gathered
 
-    if _detach is not None:
-        _detach()
+    _hooks.detach()
     link = EngineLink(client, engines)
     current: list[Watcher | None] = [None]
 
@@ -198,17 +197,8 @@ def attach(ip: Any, client: Any, engines: dict[int, int]) -> Callable[[], None]:
         if watcher is not None:
             watcher.stop()
 
-    ip.events.register("pre_run_cell", before)
-    ip.events.register("post_run_cell", after)
-
-    def detach() -> None:
-        global _detach
-        ip.events.unregister("post_run_cell", after)
-        ip.events.unregister("pre_run_cell", before)
+    def stop() -> None:
         if current[0] is not None:
             current[0].stop()
-        if _detach is detach:
-            _detach = None
 
-    _detach = detach
-    return detach
+    return _hooks.attach(ip, before, after, stop)

@@ -4,10 +4,11 @@ On an engine of a ``jaxdbg_widgets.cluster`` job, the backend hands every hit (o
 gathered shards of the engine's devices) to :meth:`Desk.serve`, which blocks it until it is
 answered. The notebook reaches the desk while the engine's ``%%px`` cell is blocked: each
 request arrives on the engine's control thread and :meth:`Desk.answer` returns plain data
-(``state``, ``view``, ``message``, ``compare``, ``pictures``, ``continue``, ``end``). The
-views are built here, where the frames are; only their JSON crosses to the notebook. A compare
-sends each array's shape and finite extent; the notebook picks the pictures and their one
-scale, and ``pictures`` draws them here from the values the compare kept.
+(``state``, ``view``, ``message``, ``compare``, ``pictures``, ``continue``, ``end``; declared
+in :mod:`.desk_schema`). The views are built here, where the frames are; only their JSON
+crosses to the notebook. A compare sends each array's shape and finite extent; the notebook
+picks the pictures and their one scale, and ``pictures`` draws them here from the values the
+compare kept.
 """
 
 from __future__ import annotations
@@ -19,21 +20,17 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from jaxdbg_widgets.core.errors import one_line
-from jaxdbg_widgets.debugger.builders import builder_for
-from jaxdbg_widgets.debugger.compare_pictures import drawable
-from jaxdbg_widgets.debugger.protocol import apply_message
-from jaxdbg_widgets.debugger.session import Entry, Resume, Session
-from jaxdbg_widgets.debugger.shard_compare import plain_answers
-from jaxdbg_widgets.debugger.shard_gathering import Hit, place_of
-from jaxdbg_widgets.debugger.shard_session import ShardSession
-from jaxdbg_widgets.debugger.view import transcript_rows
+from jaxdbg_widgets.debugger.serve.protocol import apply_message
+from jaxdbg_widgets.debugger.session.base import Entry, Held, Resume
+from jaxdbg_widgets.debugger.session.compare_pictures import drawable
+from jaxdbg_widgets.debugger.session.shard_compare import plain_answers
+from jaxdbg_widgets.debugger.view.build import transcript_rows
+from jaxdbg_widgets.debugger.view.builders import builder_for
 from jaxdbg_widgets.pictures.row import row_pictures
 from jaxdbg_widgets.pictures.scale import Scale
 
 WAKE_SECONDS = 0.1
 """How often a held hit looks whether it was answered (each answer also wakes it at once)."""
-
-Served = Session | ShardSession
 
 
 class Ended(Exception):
@@ -47,7 +44,7 @@ class Gone(LookupError):
 @dataclass(eq=False)
 class _Held:
     token: int
-    session: Served
+    session: Held
     builder: Any
     sent: Entry | None = None
     error: BaseException | None = None
@@ -64,7 +61,7 @@ class Desk:
         self._held: dict[int, _Held] = {}
         self._tokens = itertools.count(1)
 
-    def serve(self, session: Served) -> Resume:
+    def serve(self, session: Held) -> Resume:
         """Hold ``session`` until the notebook answers it; raises :class:`Ended` when the
         notebook ends it (an interrupt, a process that died)."""
         with self._changed:
@@ -155,41 +152,25 @@ def _summary(held: _Held) -> dict[str, Any]:
         "hit": session.hit,
         "location": session.location,
         "context": session.context(),
-        # a shard session changes as its devices arrive; one hit only by the notebook's requests
-        "version": session.version if isinstance(session, ShardSession) else 0,
+        "version": session.version,
         "resume": resume.value if resume is not None else None,
-        "devices": _devices(session),
+        "devices": session.hit_states(),
     }
 
 
-def _devices(session: Served) -> list[dict[str, Any]]:
-    if isinstance(session, ShardSession):
-        return [
-            {"label": hit.shard.label, "state": hit.resume.value if hit.resume else "waiting"}
-            for hit in session.gathering.hits
-        ]
-    state = session.resume.value if session.resume is not None else "waiting"
-    return [{"label": session.device or session.thread_label, "state": state}]
-
-
-def _finish_if_released(session: Served) -> None:
+def _finish_if_released(session: Held) -> None:
     """An engine gathers only its own devices' hits: once each continued, its session ends."""
-    released = isinstance(session, ShardSession) and session.arrived and not session.waiting
-    if released and session.resume is None:
+    if session.arrived and not session.waiting and session.resume is None:
         session.resume = Resume.CONTINUE
 
 
-def _continue(session: Served, index: Any) -> None:
+def _continue(session: Held, index: Any) -> None:
     """Continue every hit of this engine (``index`` ``None``) or its device ``index`` alone."""
     if index is None:
         session.resume = Resume.CONTINUE
-    elif isinstance(session, ShardSession):
-        session.run(f"c {int(index)}")
-        _finish_if_released(session)
-    elif index == 0:
-        session.resume = Resume.CONTINUE
     else:
-        raise ValueError(f"this engine holds one hit, not hit {index}")
+        session.continue_hit(int(index))
+        _finish_if_released(session)
 
 
 def _end(held: _Held, request: dict[str, Any]) -> None:
@@ -206,13 +187,7 @@ def _end(held: _Held, request: dict[str, Any]) -> None:
 def _compare(held: _Held, expression: str) -> list[dict[str, Any]]:
     """``expression`` in every hit of this engine: its label, text, error flag, numbers and,
     for an array of numbers, its shape and extent (``continued`` for a released device)."""
-    session = held.session
-    if isinstance(session, ShardSession):
-        with session.gathering.lock:
-            reference = session.session
-            hits = list(session.gathering.hits)
-    else:
-        reference, hits = session, [Hit(place_of(session), session)]
+    reference, hits = held.session.compare_set()
     answers, held.compared = plain_answers(hits, expression, reference)
     return [
         {"label": hit.shard.label, "continued": True}

@@ -133,7 +133,7 @@ def _serve_from_notebook(ip: Any) -> bool:
     global _desk
     from jaxdbg_widgets import _capabilities
     from jaxdbg_widgets._kernel import control_handlers
-    from jaxdbg_widgets.debugger import relay
+    from jaxdbg_widgets.debugger.serve import relay
     from jaxdbg_widgets.multiprocess import breaks, desk
 
     kernel = getattr(ip, "kernel", None)

@@ -71,7 +71,7 @@ def open_debugger(report: NonfiniteReport) -> None:
     """Serve the origin's frames as one debugger session; a quit or an interrupt just ends it."""
     from jaxdbg_widgets.core import breakpoints
     from jaxdbg_widgets.core.errors import DebuggerQuit
-    from jaxdbg_widgets.debugger import backend
+    from jaxdbg_widgets.debugger.serve import backend
 
     frames = origin_frames(report)
     if not frames:

@@ -2,7 +2,7 @@
 
 Its button opens the debugger at the origin inside the widget: a click arrives as a comm
 message outside any running cell, so the session is served without blocking, each of its
-commands applied in the message handler (:mod:`jaxdbg_widgets.debugger.inline`), and its view
+commands applied in the message handler (:mod:`jaxdbg_widgets.debugger.serve.inline`), and its view
 travels in the ``debugger`` trait, drawn by the debugger's own view in ``js/nans.js``.
 """
 
@@ -15,7 +15,7 @@ import traitlets
 from jaxdbg_widgets._assets import asset, inlined_module
 from jaxdbg_widgets._linked import Linkable
 from jaxdbg_widgets._twin_widget import TwinWidget
-from jaxdbg_widgets.debugger.inline import InlineSession
+from jaxdbg_widgets.debugger.serve.inline import InlineSession
 from jaxdbg_widgets.nans.frames import origin_frames
 from jaxdbg_widgets.nans.html import html_from_view
 from jaxdbg_widgets.nans.report import NonfiniteReport

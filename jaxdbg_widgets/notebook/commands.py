@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from jaxdbg_widgets.comms import command as comms_command
 from jaxdbg_widgets.compiles import command as compiles_command
-from jaxdbg_widgets.debugger import headless, scripts
+from jaxdbg_widgets.debugger.serve import headless, scripts
 from jaxdbg_widgets.debugger.transports import capability
 from jaxdbg_widgets.memory import command as memory_command
 from jaxdbg_widgets.memory import peak_command

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from jaxdbg_widgets.compiles import command as compiles_command
-from jaxdbg_widgets.debugger import feature as debugger_feature
+from jaxdbg_widgets.debugger.install import feature as debugger_feature
 from jaxdbg_widgets.debugger.transports import interrupts
 from jaxdbg_widgets.notebook import colab, magics, nans, routing, session_log, sharding_display
 

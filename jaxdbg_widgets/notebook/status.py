@@ -13,7 +13,7 @@ from jaxdbg_widgets import _capabilities
 from jaxdbg_widgets._kernel.shell import running_kernel
 from jaxdbg_widgets._version import __version__
 from jaxdbg_widgets.core import jax_registry
-from jaxdbg_widgets.debugger import headless
+from jaxdbg_widgets.debugger.serve import headless
 from jaxdbg_widgets.debugger.transports import capability
 from jaxdbg_widgets.sharding.view import id_ranges
 

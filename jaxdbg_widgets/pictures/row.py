@@ -5,7 +5,7 @@ Each picture is the array's first 2-D slice (a strip for rank 1), reduced to abo
 ``ROW_CELLS`` cells, as a palette PNG ``data:`` URI in ``ROW_LEVELS`` steps of the colour map
 (a full 253-colour palette would be most of a small picture's bytes, and a compare of 256
 shards must still fit the debugger's byte budget); NaN and ±Inf keep their own colours. The
-scale covers every finite value of every array, not only of the slices drawn.
+scale (:mod:`.extent`) covers every finite value of every array, not only of the slices drawn.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from jaxdbg_widgets.pictures.colors import palette
 from jaxdbg_widgets.pictures.numeric import host_array, numeric
 from jaxdbg_widgets.pictures.png import data_uri, palette_png
 from jaxdbg_widgets.pictures.reduce import block_reduce, reduction_factors, value_stats
-from jaxdbg_widgets.pictures.scale import LEVELS, NAN, NEGINF, POSINF, Scale, choose_scale
+from jaxdbg_widgets.pictures.scale import LEVELS, NAN, NEGINF, POSINF, Scale
 from jaxdbg_widgets.pictures.view import number_text
 
 ROW_CELLS = 256  # 16 x 16 for a square array
@@ -34,42 +34,6 @@ class RowPicture:
 
     png: str
     label: str
-
-
-@dataclass(frozen=True)
-class Extent:
-    """An array's finite extremes (``None`` when it has no finite value) and whether it is
-    bool: all a shared scale needs of it, small enough to cross between processes."""
-
-    low: float | None
-    high: float | None
-    bool: bool
-
-
-def extent(array: Any) -> Extent:
-    """The finite minimum and maximum over every value of ``array``, and whether it is bool."""
-    drawn = numeric(host_array(array))
-    stats = value_stats(drawn.values)
-    if stats.min is None:
-        return Extent(None, None, drawn.kind == "bool")
-    return Extent(float(stats.min), float(stats.max), drawn.kind == "bool")
-
-
-def shared_scale(arrays: Sequence[Any]) -> Scale:
-    """One scale over the finite values of all ``arrays``: diverging and centred at 0 when they
-    have both signs, black and white when every array is bool."""
-    return scale_over([extent(a) for a in arrays])
-
-
-def scale_over(extents: Sequence[Extent]) -> Scale:
-    """One scale over arrays known by their extents (from :func:`extent`, maybe on other
-    processes), the same scale :func:`shared_scale` gives for the arrays themselves."""
-    if not extents:
-        raise ValueError("shared_scale needs at least one array")
-    lows = [e.low for e in extents if e.low is not None]
-    highs = [e.high for e in extents if e.high is not None]
-    kind = "bool" if all(e.bool for e in extents) else "float"
-    return choose_scale(min(lows, default=None), max(highs, default=None), kind=kind)
 
 
 def row_pictures(arrays: Sequence[Any], scale: Scale) -> list[RowPicture]:

@@ -15,7 +15,7 @@ from tests.fixtures.kernel import ExecutionResult, KernelSession, Message, widge
 
 pytestmark = pytest.mark.kernel
 
-WIDGET_ID = "jaxdbg_widgets.debugger.widget.DebuggerWidget"
+WIDGET_ID = "jaxdbg_widgets.debugger.widget.widget.DebuggerWidget"
 
 SETUP = """
 %load_ext jaxdbg

@@ -146,7 +146,7 @@ def test_a_global_array_and_the_job_memory_are_drawn_in_the_notebook(cluster_ker
 
 # Breakpoints on every process: one widget in the notebook, answered with comm messages.
 
-WIDGET_ID = "jaxdbg_widgets.debugger.widget.DebuggerWidget"
+WIDGET_ID = "jaxdbg_widgets.debugger.widget.widget.DebuggerWidget"
 
 PX_BREAK = """%%px
 def on_device(v):

@@ -39,7 +39,7 @@ def unrendered() -> Iterator[KernelSession]:
         session.close()
 
 
-FORGET = "from jaxdbg_widgets.debugger import render_memory; render_memory.note_rendered()"
+FORGET = "from jaxdbg_widgets.debugger.widget import render_memory; render_memory.note_rendered()"
 LOOP = "for _ in range(3):\n    f(jnp.arange(3.0)).block_until_ready()\nprint('looped')"
 
 

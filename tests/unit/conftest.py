@@ -19,7 +19,7 @@ import pytest
 
 from jaxdbg_widgets import _capabilities
 from jaxdbg_widgets.core import jax_registry, sinks
-from jaxdbg_widgets.debugger import ended
+from jaxdbg_widgets.debugger.widget import ended
 
 EXTENSION = "jaxdbg_widgets.notebook.extension"
 

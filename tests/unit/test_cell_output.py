@@ -12,7 +12,7 @@ from jupyter_client.session import Session
 
 from jaxdbg_widgets import _capabilities
 from jaxdbg_widgets._kernel import cell_output, messages
-from jaxdbg_widgets.debugger import ended
+from jaxdbg_widgets.debugger.widget import ended
 
 
 class Events:

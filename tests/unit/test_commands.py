@@ -2,7 +2,7 @@
 
 import pytest
 
-from jaxdbg_widgets.debugger import headless, scripts
+from jaxdbg_widgets.debugger.serve import headless, scripts
 from jaxdbg_widgets.debugger.transports import capability
 from jaxdbg_widgets.notebook import commands
 from jaxdbg_widgets.notebook.status import summarize_devices

@@ -2,7 +2,7 @@
 
 import pytest
 
-from jaxdbg_widgets.debugger import headless
+from jaxdbg_widgets.debugger.serve import headless
 
 
 @pytest.fixture(autouse=True)

@@ -1,5 +1,5 @@
-"""Models import no views, and no module of the communication, compiles, memory, NaN,
-notebook or pictures layers imports one that imports it back: read from every import statement in the
+"""Models import no views, no module anywhere imports one that imports it back, and the
+debugger's rooms import only those before them: read from every import statement in the
 package, lazy ones included."""
 
 from __future__ import annotations
@@ -23,6 +23,20 @@ MODELS = (
     "jaxdbg_widgets.compiles.program",
     "jaxdbg_widgets.compiles.recorder",
     "jaxdbg_widgets.compiles.signature",
+    "jaxdbg_widgets.debugger.session.base",
+    "jaxdbg_widgets.debugger.session.cluster",
+    "jaxdbg_widgets.debugger.session.cluster_link",
+    "jaxdbg_widgets.debugger.session.commands",
+    "jaxdbg_widgets.debugger.session.compare_pictures",
+    "jaxdbg_widgets.debugger.session.frame_view",
+    "jaxdbg_widgets.debugger.session.shard_commands",
+    "jaxdbg_widgets.debugger.session.shard_compare",
+    "jaxdbg_widgets.debugger.session.shard_gathering",
+    "jaxdbg_widgets.debugger.session.shard_selection",
+    "jaxdbg_widgets.debugger.session.shards",
+    "jaxdbg_widgets.debugger.session.single",
+    "jaxdbg_widgets.debugger.session.values",
+    "jaxdbg_widgets.debugger.session.workers",
     "jaxdbg_widgets.memory.liveness",
     "jaxdbg_widgets.memory.model",
     "jaxdbg_widgets.memory.peak",
@@ -43,6 +57,7 @@ MODELS = (
     "jaxdbg_widgets.nans.summary",
     "jaxdbg_widgets.nans.validation",
     "jaxdbg_widgets.notebook.printlog",
+    "jaxdbg_widgets.pictures.extent",
     "jaxdbg_widgets.pictures.model",
     "jaxdbg_widgets.pictures.numeric",
     "jaxdbg_widgets.pictures.reduce",
@@ -65,6 +80,9 @@ VIEWS = (
     "jaxdbg_widgets.compiles.standalone",
     "jaxdbg_widgets.compiles.text",
     "jaxdbg_widgets.compiles.view",
+    "jaxdbg_widgets.debugger.view.build",
+    "jaxdbg_widgets.debugger.widget.static_html",
+    "jaxdbg_widgets.debugger.widget.widget",
     "jaxdbg_widgets.memory.display",
     "jaxdbg_widgets.memory.html",
     "jaxdbg_widgets.memory.peak_display",
@@ -86,6 +104,7 @@ VIEWS = (
     "jaxdbg_widgets.pictures.colors",
     "jaxdbg_widgets.pictures.display",
     "jaxdbg_widgets.pictures.html",
+    "jaxdbg_widgets.pictures.row",
     "jaxdbg_widgets.pictures.text",
     "jaxdbg_widgets.pictures.view",
     "jaxdbg_widgets.pictures.widget",
@@ -184,3 +203,17 @@ def test_no_module_anywhere_imports_one_that_imports_it_back():
             back = sorted(m for m in graph[name] if name in _reachable(graph, m) or m == name)
             circles.append(f"{name} imports {back}")
     assert not circles, "\n".join(circles)
+
+
+ROOMS = ("session", "view", "widget", "serve", "install")
+"""The debugger's rooms in order: each imports only the rooms before it."""
+
+
+def test_each_debugger_room_imports_only_the_rooms_before_it():
+    graph = _graph()
+    prefix = "jaxdbg_widgets.debugger."
+    for rank, room in enumerate(ROOMS):
+        later = tuple(f"{prefix}{r}" for r in ROOMS[rank + 1 :])
+        for name in sorted(n for n in graph if n.startswith(f"{prefix}{room}.")):
+            upward = sorted(m for m in graph[name] if m.startswith(later))
+            assert not upward, f"{name} imports {upward}, from a later room"

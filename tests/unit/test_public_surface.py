@@ -42,3 +42,19 @@ def test_find_nonfinite_is_public_and_names_the_line():
     assert isinstance(report, jaxdbg_widgets.NonfiniteReport)
     assert report.origin.primitive == "log"
     assert "jnp.log(x - 2.0)" in report.origin.source.text
+
+
+def test_the_cluster_views_are_public_and_import_on_first_use():
+    from jaxdbg_widgets.multiprocess import memory, sharding
+
+    assert jaxdbg_widgets.cluster_memory_map is memory.cluster_memory_map
+    assert jaxdbg_widgets.cluster_sharding_view is sharding.cluster_sharding_view
+
+
+def test_the_user_guides_import_nothing_below_the_top_level():
+    docs = API_DOC.parent
+    contributors = {"architecture.md", "testing.md", "transports.md"}
+    pages = [p for p in docs.glob("*.md") if p.name not in contributors]
+    pages += [docs.parent / "README.md", *docs.parent.glob("notebooks/*.ipynb")]
+    deep = [p.name for p in pages if "from jaxdbg_widgets." in p.read_text(encoding="utf-8")]
+    assert deep == []

@@ -496,7 +496,7 @@ def test_an_interruptible_call_returns_and_raises_as_a_plain_call(watching: None
 
 
 def test_p_at_a_worker_thread_breakpoint_stops_on_an_interrupt(watching: None) -> None:
-    from jaxdbg_widgets.debugger.session import Session
+    from jaxdbg_widgets.debugger.session.single import Session
     from tests.unit.debugger.conftest import jax_frames
 
     session = Session(jax_frames(), thread_id=1)

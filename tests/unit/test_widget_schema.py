@@ -13,8 +13,8 @@ import pytest
 from jaxdbg_widgets.comms import schema as comms_schema
 from jaxdbg_widgets.comms.widget import CommunicationWidget
 from jaxdbg_widgets.compiles import schema as compiles_schema
-from jaxdbg_widgets.debugger import schema as debugger_schema
-from jaxdbg_widgets.debugger.widget import DebuggerWidget
+from jaxdbg_widgets.debugger.view import schema as debugger_schema
+from jaxdbg_widgets.debugger.widget.widget import DebuggerWidget
 from jaxdbg_widgets.memory import schema as memory_schema
 from jaxdbg_widgets.memory.widget import MemoryWidget
 from jaxdbg_widgets.nans import schema as nans_schema

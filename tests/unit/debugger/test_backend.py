@@ -16,9 +16,11 @@ import pytest
 import jaxdbg_widgets as jdw
 from jaxdbg_widgets.core import breakpoints, jax_registry
 from jaxdbg_widgets.core.errors import DebuggerQuit, original_exception
-from jaxdbg_widgets.debugger import backend, ended, headless, post_mortem, scripts, stops
-from jaxdbg_widgets.debugger.session import Resume
+from jaxdbg_widgets.debugger.serve import backend, headless, post_mortem, scripts, stops
+from jaxdbg_widgets.debugger.serve.front_end import FrontEnd
+from jaxdbg_widgets.debugger.session.base import Resume
 from jaxdbg_widgets.debugger.transports.capability import Tier
+from jaxdbg_widgets.debugger.widget import ended
 
 # jax.set_mesh is JAX 0.7.1+; 0.7.0 has jax.sharding.use_mesh
 set_mesh = getattr(jax, "set_mesh", None) or jax.sharding.use_mesh
@@ -65,8 +67,8 @@ class FakeFrontEnd:
         for message in messages:
             self.messages.put(message)
 
-    def __call__(self) -> backend.FrontEnd:
-        return backend.FrontEnd(
+    def __call__(self) -> FrontEnd:
+        return FrontEnd(
             detect_tier=lambda: self.tier,
             open_inbox=self._open,
             read_line=self.read_line,

@@ -8,7 +8,7 @@ import re
 from jax.errors import JaxRuntimeError
 
 from jaxdbg_widgets.core.errors import DebuggerQuit, remember
-from jaxdbg_widgets.debugger import cell_errors
+from jaxdbg_widgets.debugger.install import cell_errors
 
 
 def _runtime_error_for(exc: BaseException) -> JaxRuntimeError:

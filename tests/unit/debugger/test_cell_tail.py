@@ -3,8 +3,8 @@ bounded to the latest text with a count of what was left out."""
 
 import pytest
 
-from jaxdbg_widgets.debugger import cell_tail
-from jaxdbg_widgets.debugger.cell_tail import CellTail
+from jaxdbg_widgets.debugger.widget import cell_tail
+from jaxdbg_widgets.debugger.widget.cell_tail import CellTail
 
 
 def test_text_keeps_its_order_and_chunks_of_one_kind_merge():

@@ -8,18 +8,18 @@ import json
 import numpy as np
 
 from jaxdbg_widgets.core.shard_place import ShardPlace
-from jaxdbg_widgets.debugger import static_html
-from jaxdbg_widgets.debugger.compare_pictures import (
+from jaxdbg_widgets.debugger.serve.protocol import apply_message
+from jaxdbg_widgets.debugger.session.compare_pictures import (
     PICTURES_SHOWN,
     Drawable,
     chosen_pictures,
     compare_pictures,
     drawable,
 )
-from jaxdbg_widgets.debugger.protocol import apply_message
-from jaxdbg_widgets.debugger.session import Session
-from jaxdbg_widgets.debugger.shard_session import ShardSession
-from jaxdbg_widgets.debugger.view import VIEW_LIMIT, ShardViewBuilder, size_of
+from jaxdbg_widgets.debugger.session.shards import ShardSession
+from jaxdbg_widgets.debugger.session.single import Session
+from jaxdbg_widgets.debugger.view.build import VIEW_LIMIT, ShardViewBuilder, size_of
+from jaxdbg_widgets.debugger.widget import static_html
 from jaxdbg_widgets.pictures.row import row_pictures
 
 from ..pictures.test_row import _png
@@ -27,7 +27,7 @@ from .conftest import jax_frames
 
 
 def _shards(values: list) -> ShardSession:
-    shards = ShardSession(expected=len(values), axis_sizes=(len(values),))
+    shards = ShardSession(draw_values=row_pictures, expected=len(values), axis_sizes=(len(values),))
     for index, value in enumerate(values):
         place = ShardPlace((("x", index),), f"CPU {index}")
         shards.add(Session(jax_frames(x=value), thread_id=index, shard=place))
@@ -138,5 +138,5 @@ def test_a_value_known_by_its_plain_shape_and_extent_chooses_the_same_row():
         return row_pictures([values[p] for p in positions], scale)
 
     remote = chosen_pictures(rows, [Drawable.from_plain(p) for p in plain], draw)
-    assert remote == compare_pictures(rows, values) and drawn == [[0, 1, 2]]
+    assert remote == compare_pictures(rows, values, row_pictures) and drawn == [[0, 1, 2]]
     assert drawable(np.float32(1.0)) is None and drawable("text") is None

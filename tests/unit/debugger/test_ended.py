@@ -2,7 +2,7 @@
 
 import collections
 
-from jaxdbg_widgets.debugger import ended
+from jaxdbg_widgets.debugger.widget import ended
 
 
 class Widget:

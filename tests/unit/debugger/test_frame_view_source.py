@@ -5,7 +5,7 @@ from __future__ import annotations
 import linecache
 from types import SimpleNamespace
 
-from jaxdbg_widgets.debugger.frame_view import view_frame
+from jaxdbg_widgets.debugger.session.frame_view import view_frame
 
 
 def test_a_blank_current_line_is_filled_from_linecache(monkeypatch):

@@ -8,7 +8,9 @@ import jax
 import jax.numpy as jnp
 import pytest
 
-from jaxdbg_widgets.debugger import backend, cell_errors, headless, post_mortem, scripts
+from jaxdbg_widgets.debugger.install import cell_errors
+from jaxdbg_widgets.debugger.serve import backend, headless, post_mortem, scripts
+from jaxdbg_widgets.debugger.serve.front_end import FrontEnd
 from jaxdbg_widgets.debugger.transports.capability import Tier
 
 
@@ -22,7 +24,7 @@ def nans_on():
 
 @pytest.fixture
 def headless_backend(monkeypatch):
-    front_end = backend.FrontEnd(
+    front_end = FrontEnd(
         detect_tier=lambda: Tier.HEADLESS,
         open_inbox=None,
         read_line=lambda prompt: None,

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from jaxdbg_widgets.debugger.protocol import apply_message
-from jaxdbg_widgets.debugger.session import Resume, Session
+from jaxdbg_widgets.debugger.serve.protocol import apply_message
+from jaxdbg_widgets.debugger.session.base import Resume
+from jaxdbg_widgets.debugger.session.single import Session
 
 
 def test_command_frame_and_internal_messages(frames):

@@ -11,8 +11,10 @@ import jax.numpy as jnp
 import pytest
 
 from jaxdbg_widgets.core import jax_registry
-from jaxdbg_widgets.debugger import backend, render_memory
+from jaxdbg_widgets.debugger.serve import backend
+from jaxdbg_widgets.debugger.serve.front_end import RENDER_TIMEOUT_ENV_VAR, FrontEnd
 from jaxdbg_widgets.debugger.transports.capability import Tier
+from jaxdbg_widgets.debugger.widget import render_memory
 
 TEST_BACKEND = "jaxdbg-render-memory-test"
 TIMEOUT_NOTICE = "no front end showed the debugger widget"
@@ -42,8 +44,8 @@ class _ConsoleFrontEnd:
         self.views: queue.Queue = queue.Queue()
         self.inboxes: list[_Inbox] = []
 
-    def __call__(self) -> backend.FrontEnd:
-        return backend.FrontEnd(
+    def __call__(self) -> FrontEnd:
+        return FrontEnd(
             detect_tier=lambda: Tier.SUBSHELL,
             open_inbox=self._open,
             read_line=lambda prompt: self.lines.pop(0) if self.lines else None,
@@ -57,7 +59,7 @@ class _ConsoleFrontEnd:
 
 @pytest.fixture
 def console(monkeypatch: pytest.MonkeyPatch) -> Iterator[_ConsoleFrontEnd]:
-    monkeypatch.setenv(backend.RENDER_TIMEOUT_ENV_VAR, "0.05")
+    monkeypatch.setenv(RENDER_TIMEOUT_ENV_VAR, "0.05")
     monkeypatch.setattr(render_memory, "_silent", False)
     front_end = _ConsoleFrontEnd([])
     undo = jax_registry.register(TEST_BACKEND, backend.make_backend(front_end), -100)

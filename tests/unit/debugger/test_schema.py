@@ -1,4 +1,4 @@
-"""The debugger's view builders produce only what ``debugger/schema.py`` declares, every key it
+"""The debugger's view builders produce only what ``debugger/view/schema.py`` declares, every key it
 declares is built somewhere, and every message it declares is one the session takes."""
 
 from __future__ import annotations
@@ -9,13 +9,16 @@ import jax
 import numpy as np
 
 from jaxdbg_widgets.core.shard_place import ShardPlace
-from jaxdbg_widgets.debugger import schema, static_html
-from jaxdbg_widgets.debugger.backend import RENDERED
-from jaxdbg_widgets.debugger.cell_tail import CellTail
-from jaxdbg_widgets.debugger.protocol import apply_message
-from jaxdbg_widgets.debugger.session import Resume, Session
-from jaxdbg_widgets.debugger.shard_session import ShardSession
-from jaxdbg_widgets.debugger.view import LOCALS_LIMIT, ShardViewBuilder, ViewBuilder
+from jaxdbg_widgets.debugger.serve.front_end import RENDERED
+from jaxdbg_widgets.debugger.serve.protocol import apply_message
+from jaxdbg_widgets.debugger.session.base import Resume
+from jaxdbg_widgets.debugger.session.shards import ShardSession
+from jaxdbg_widgets.debugger.session.single import Session
+from jaxdbg_widgets.debugger.view import schema
+from jaxdbg_widgets.debugger.view.build import LOCALS_LIMIT, ShardViewBuilder, ViewBuilder
+from jaxdbg_widgets.debugger.widget import static_html
+from jaxdbg_widgets.debugger.widget.cell_tail import CellTail
+from jaxdbg_widgets.pictures.row import row_pictures
 from jaxdbg_widgets.pictures.schema import SliderView
 
 from ..widget_schema import declared_keys, problems
@@ -56,7 +59,7 @@ def _views() -> list[dict]:
     plain.run("p undefined_name")
     frame = CoreLikeFrame("/work/m.py", 1, "f", {"v": np.arange(3)}, batched=("v",))
     batched = Session([frame], batch_size=3, batch_indices=[0, 2, 4])
-    shards = ShardSession(expected=3)
+    shards = ShardSession(draw_values=row_pictures, expected=3)
     for index in range(2):
         hit_frame = CoreLikeFrame("/work/m.py", 1, "f", {"v": np.arange(3) + index})
         place = ShardPlace(position=(("x", index),), device=f"CPU {index}", element=1)
@@ -120,7 +123,7 @@ def test_every_declared_message_is_taken_by_a_shard_session():
     for kind in kinds:
         if kind is schema.RenderedMessage:
             continue  # the backend's own: it proves a view drew
-        shards = ShardSession(expected=2)
+        shards = ShardSession(draw_values=row_pictures, expected=2)
         for index in range(2):
             shards.add(Session(jax_frames(x=index), device=f"x={index}", batch_size=2))
         message = _sample(kind)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from jaxdbg_widgets.debugger import scripts
+from jaxdbg_widgets.debugger.serve import scripts
 from jaxdbg_widgets.notebook import commands
 
 

@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from jaxdbg_widgets.debugger import scripts
+from jaxdbg_widgets.debugger.serve import scripts
 
 
 @pytest.fixture(autouse=True)

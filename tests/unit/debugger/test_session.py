@@ -16,10 +16,11 @@ import pytest
 
 import jaxdbg_widgets as jdw
 from jaxdbg_widgets.core import jax_registry
-from jaxdbg_widgets.debugger import workers
-from jaxdbg_widgets.debugger.frame_view import view_frame
-from jaxdbg_widgets.debugger.session import Resume, Session
-from jaxdbg_widgets.debugger.values import RESULT_LIMIT
+from jaxdbg_widgets.debugger.session import workers
+from jaxdbg_widgets.debugger.session.base import Resume
+from jaxdbg_widgets.debugger.session.frame_view import view_frame
+from jaxdbg_widgets.debugger.session.single import Session
+from jaxdbg_widgets.debugger.session.values import RESULT_LIMIT
 
 from .conftest import CoreLikeFrame, JaxLikeFrame, jax_frames
 

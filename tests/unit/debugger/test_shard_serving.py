@@ -15,9 +15,10 @@ from jax.sharding import PartitionSpec as P
 import jaxdbg_widgets as jdw
 from jaxdbg_widgets.core import jax_registry
 from jaxdbg_widgets.core.shard_place import ShardPlace
-from jaxdbg_widgets.debugger import shard_serving
-from jaxdbg_widgets.debugger.session import Resume, Session
-from jaxdbg_widgets.debugger.shard_session import ShardSession
+from jaxdbg_widgets.debugger.serve import shard_serving
+from jaxdbg_widgets.debugger.session.base import Resume
+from jaxdbg_widgets.debugger.session.shards import ShardSession
+from jaxdbg_widgets.debugger.session.single import Session
 
 from .conftest import jax_frames
 

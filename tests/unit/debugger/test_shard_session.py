@@ -8,11 +8,13 @@ import numpy as np
 import pytest
 
 from jaxdbg_widgets.core.shard_place import ShardPlace
-from jaxdbg_widgets.debugger.protocol import apply_message
-from jaxdbg_widgets.debugger.session import Resume, Session
-from jaxdbg_widgets.debugger.shard_gathering import Gathering
-from jaxdbg_widgets.debugger.shard_selection import Selection
-from jaxdbg_widgets.debugger.shard_session import ShardSession, expected_hits
+from jaxdbg_widgets.debugger.serve.protocol import apply_message
+from jaxdbg_widgets.debugger.session.base import Resume
+from jaxdbg_widgets.debugger.session.shard_gathering import Gathering
+from jaxdbg_widgets.debugger.session.shard_selection import Selection
+from jaxdbg_widgets.debugger.session.shards import ShardSession, expected_hits
+from jaxdbg_widgets.debugger.session.single import Session
+from jaxdbg_widgets.pictures.row import row_pictures
 
 from .conftest import CoreLikeFrame, jax_frames
 
@@ -25,7 +27,7 @@ def _hit(index: int, *, y: float | None = None, place: ShardPlace | None = None)
 
 
 def _gathered(count: int = 8, **kwargs) -> ShardSession:
-    shards = ShardSession(expected=count, axis_sizes=(count,), **kwargs)
+    shards = ShardSession(draw_values=row_pictures, expected=count, axis_sizes=(count,), **kwargs)
     for index in reversed(range(count)):  # arrival order is not mesh order
         shards.add(_hit(index))
     return shards
@@ -34,7 +36,7 @@ def _gathered(count: int = 8, **kwargs) -> ShardSession:
 def test_the_shard_comes_as_data_not_parsed_from_its_label():
     """A label that reads like another place does not change where the hit is."""
     place = ShardPlace((("x", 1),), "CPU 9")
-    shards = ShardSession(expected=2)
+    shards = ShardSession(draw_values=row_pictures, expected=2)
     shards.add(Session(jax_frames(y=1.0), device="CPU 3 (x=3), vmap element 2", shard=place))
     assert shards.shard == place and shards.shard.element is None
     assert shards.run("dev CPU 9").output.startswith("CPU 9, x=1, shard 0")
@@ -48,7 +50,7 @@ def test_hits_are_kept_in_mesh_order_whatever_their_arrival():
 
 
 def test_shard_index_is_row_major_in_the_mesh():
-    shards = ShardSession(axis_sizes=(2, 4))
+    shards = ShardSession(draw_values=row_pictures, axis_sizes=(2, 4))
     shards.add(_hit(0, place=ShardPlace((("x", 1), ("y", 2)), "CPU 6")))
     assert shards.shard_index(shards.shard) == 6
 
@@ -80,7 +82,7 @@ def test_dev_lists_every_shard_and_marks_the_selected_one():
 
 
 def test_compare_marks_the_divergent_shard():
-    shards = ShardSession(expected=8)
+    shards = ShardSession(draw_values=row_pictures, expected=8)
     for index in range(8):
         shards.add(_hit(index, y=float("nan") if index == 5 else 1.0))
     entry = shards.run("compare y * 2")
@@ -127,7 +129,7 @@ def test_continuing_the_last_expected_shard_ends_the_session():
 
 
 def test_quit_releases_every_shard_with_quit_and_later_arrivals_too():
-    shards = ShardSession(expected=4)
+    shards = ShardSession(draw_values=row_pictures, expected=4)
     for index in range(3):
         shards.add(_hit(index))
     shards.run("c 0")
@@ -143,7 +145,7 @@ def test_quit_releases_every_shard_with_quit_and_later_arrivals_too():
 
 
 def test_device_threads_wait_until_released():
-    shards = ShardSession(expected=8)
+    shards = ShardSession(draw_values=row_pictures, expected=8)
     answers: dict[int, Resume | None] = {}
 
     def device(index: int) -> None:
@@ -207,7 +209,7 @@ def test_help_lists_the_shard_commands():
 
 
 def test_batched_shards_keep_b_and_compare_uses_the_selected_element():
-    shards = ShardSession()
+    shards = ShardSession(draw_values=row_pictures)
     for index in range(2):
         frame = CoreLikeFrame(
             "/work/m.py", 3, "f", {"v": np.arange(3) + 10 * index}, batched=("v",)
@@ -295,7 +297,7 @@ def test_compare_of_all_different_values_marks_none():
 
 
 def _mesh_16x16(bad: int = 216) -> ShardSession:
-    shards = ShardSession(expected=256, axis_sizes=(16, 16))
+    shards = ShardSession(draw_values=row_pictures, expected=256, axis_sizes=(16, 16))
     for index in range(256):
         place = ShardPlace((("data", index // 16), ("model", index % 16)), f"CPU {index}")
         frames = jax_frames(y=np.full(4, np.nan if index == bad else 1.0, np.float32))
@@ -316,7 +318,7 @@ def test_compare_at_256_devices_names_the_bad_shard_and_groups_the_rest():
 
 
 def test_float_results_that_differ_by_rounding_agree():
-    shards = ShardSession(expected=8)
+    shards = ShardSession(draw_values=row_pictures, expected=8)
     for index in range(8):
         shards.add(_hit(index, y=1.0 + index * 1e-7))
     rows = shards.compare("y * 3")
@@ -361,7 +363,7 @@ def test_a_shard_is_found_by_number_device_or_mesh_position(name):
 
 
 def test_without_a_mesh_a_device_name_says_why_it_is_not_found():
-    shards = ShardSession(expected=2)
+    shards = ShardSession(draw_values=row_pictures, expected=2)
     for index in range(2):
         shards.add(_hit(index, place=ShardPlace((("i", index),))))
     entry = shards.run("dev CPU 1")
@@ -371,7 +373,7 @@ def test_without_a_mesh_a_device_name_says_why_it_is_not_found():
 
 
 def test_arrays_equal_within_rounding_agree_and_a_nan_stands_out():
-    shards = ShardSession(expected=4)
+    shards = ShardSession(draw_values=row_pictures, expected=4)
     for index in range(4):
         shards.add(_hit(index, y=float("nan") if index == 3 else 1.0 + index * 1e-7))
     rows = shards.compare("x * 0 + y")  # arrays of four floats each

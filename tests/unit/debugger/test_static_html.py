@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from jaxdbg_widgets.core.shard_place import ShardPlace
-from jaxdbg_widgets.debugger.session import Session
-from jaxdbg_widgets.debugger.shard_session import ShardSession
-from jaxdbg_widgets.debugger.static_html import render
-from jaxdbg_widgets.debugger.view import ShardViewBuilder, ViewBuilder
+from jaxdbg_widgets.debugger.session.shards import ShardSession
+from jaxdbg_widgets.debugger.session.single import Session
+from jaxdbg_widgets.debugger.view.build import ShardViewBuilder, ViewBuilder
+from jaxdbg_widgets.debugger.widget.static_html import render
+from jaxdbg_widgets.pictures.row import row_pictures
 
 from .conftest import CoreLikeFrame
 
@@ -52,7 +53,7 @@ def test_saved_transcript_keeps_frame_steps_to_one_line_and_aligns_locals():
 
 
 def test_saved_shard_session_lists_devices_and_marks_the_differing_compare_value():
-    shards = ShardSession(expected=3, axis_sizes=(3,))
+    shards = ShardSession(draw_values=row_pictures, expected=3, axis_sizes=(3,))
     for index in range(3):
         frame = CoreLikeFrame("/w/a.py", 3, "body", {"y": 1 if index != 1 else XSS})
         shards.add(Session([frame], shard=ShardPlace((("x", index),), f"CPU {index}")))
@@ -66,7 +67,7 @@ def test_saved_shard_session_lists_devices_and_marks_the_differing_compare_value
 
 
 def test_saved_record_of_an_interrupted_256_device_session_is_a_few_lines():
-    shards = ShardSession(expected=256, axis_sizes=(256,))
+    shards = ShardSession(draw_values=row_pictures, expected=256, axis_sizes=(256,))
     for index in range(256):
         frame = CoreLikeFrame("/w/a.py", 3, "body", {"y": float(index == 216)})
         shards.add(Session([frame], shard=ShardPlace((("x", index),), f"CPU {index}")))
@@ -79,7 +80,7 @@ def test_saved_record_of_an_interrupted_256_device_session_is_a_few_lines():
 
 
 def test_saved_transcript_keeps_device_picks_to_where_they_went_and_cuts_long_listings():
-    shards = ShardSession(expected=40, axis_sizes=(40,))
+    shards = ShardSession(draw_values=row_pictures, expected=40, axis_sizes=(40,))
     for index in range(40):
         frame = CoreLikeFrame("/w/a.py", 2, "body", {"y": index}, source=SRC, offset=1)
         shards.add(Session([frame], shard=ShardPlace((("x", index),), f"CPU {index}")))

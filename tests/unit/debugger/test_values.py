@@ -6,8 +6,8 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
-from jaxdbg_widgets.debugger.session import Session
-from jaxdbg_widgets.debugger.values import (
+from jaxdbg_widgets.debugger.session.single import Session
+from jaxdbg_widgets.debugger.session.values import (
     CELL_LIMIT,
     RESULT_LIMIT,
     array_summary,
@@ -18,7 +18,7 @@ from jaxdbg_widgets.debugger.values import (
     truncate,
     type_name,
 )
-from jaxdbg_widgets.debugger.view import ViewBuilder
+from jaxdbg_widgets.debugger.view.build import ViewBuilder
 
 from .conftest import CoreLikeFrame
 

@@ -7,9 +7,10 @@ import json
 import numpy as np
 
 from jaxdbg_widgets.core.shard_place import ShardPlace
-from jaxdbg_widgets.debugger.session import Session
-from jaxdbg_widgets.debugger.shard_session import ShardSession
-from jaxdbg_widgets.debugger.view import VIEW_LIMIT, ShardViewBuilder, ViewBuilder, size_of
+from jaxdbg_widgets.debugger.session.shards import ShardSession
+from jaxdbg_widgets.debugger.session.single import Session
+from jaxdbg_widgets.debugger.view.build import VIEW_LIMIT, ShardViewBuilder, ViewBuilder, size_of
+from jaxdbg_widgets.pictures.row import row_pictures
 
 from .conftest import CoreLikeFrame, jax_frames
 
@@ -137,7 +138,7 @@ def test_header_batch_is_the_real_element_of_the_whole_batch():
 def _shard_session(
     count: int, *, place=lambda i: ShardPlace((("x", i),), f"CPU {i}")
 ) -> ShardSession:
-    shards = ShardSession(expected=count, axis_sizes=(count,))
+    shards = ShardSession(draw_values=row_pictures, expected=count, axis_sizes=(count,))
     for index in range(count):
         shards.add(Session(jax_frames(x=index, y=np.full(64, index)), shard=place(index)))
     return shards

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from jaxdbg_widgets.debugger.session import Session
-from jaxdbg_widgets.debugger.view import PICTURES_SHOWN, ViewBuilder
+from jaxdbg_widgets.debugger.session.single import Session
+from jaxdbg_widgets.debugger.view.build import PICTURES_SHOWN, ViewBuilder
 
 from .conftest import jax_frames
 
@@ -49,7 +49,7 @@ def test_only_the_latest_array_results_are_drawn_and_each_once():
 
 
 def test_the_saved_page_keeps_a_p_result_picture():
-    from jaxdbg_widgets.debugger import static_html
+    from jaxdbg_widgets.debugger.widget import static_html
 
     session = _session()
     session.run("p grid")

@@ -10,9 +10,12 @@ import jax
 import jax.numpy as jnp
 
 from jaxdbg_widgets.core import jax_registry
-from jaxdbg_widgets.debugger import backend
-from jaxdbg_widgets.debugger.shard_session import ShardSession
+from jaxdbg_widgets.debugger.serve import backend
+from jaxdbg_widgets.debugger.serve.clicks import wake_on_changes
+from jaxdbg_widgets.debugger.serve.front_end import RENDER_TIMEOUT_ENV_VAR, FrontEnd
+from jaxdbg_widgets.debugger.session.shards import ShardSession
 from jaxdbg_widgets.debugger.transports.capability import Tier
+from jaxdbg_widgets.pictures.row import row_pictures
 
 TEST_BACKEND = "jaxdbg-widget-wait-test"
 
@@ -42,7 +45,7 @@ class _Inbox:
 
 def _hit(open_inbox: Any) -> None:
     """One breakpoint served to a widget whose messages come from ``open_inbox``'s inbox."""
-    front_end = backend.FrontEnd(
+    front_end = FrontEnd(
         detect_tier=lambda: Tier.SUBSHELL,
         open_inbox=open_inbox,
         read_line=lambda prompt: None,
@@ -59,7 +62,7 @@ def _hit(open_inbox: Any) -> None:
 
 
 def test_a_rendered_widget_waits_for_its_next_message_without_a_timer(monkeypatch):
-    monkeypatch.setenv(backend.RENDER_TIMEOUT_ENV_VAR, "30")
+    monkeypatch.setenv(RENDER_TIMEOUT_ENV_VAR, "30")
     messages: queue.Queue = queue.Queue()
     inboxes: list[_Inbox] = []
 
@@ -77,9 +80,9 @@ def test_a_rendered_widget_waits_for_its_next_message_without_a_timer(monkeypatc
 
 
 def test_a_shard_session_change_wakes_the_widget_wait():
-    session = ShardSession(expected=2)
+    session = ShardSession(draw_values=row_pictures, expected=2)
     inbox = _Inbox(queue.Queue())
-    stop = backend._wake_on_changes(session, inbox)
+    stop = wake_on_changes(session, inbox)
     try:
         session.gathering.touch()  # what a shard's arrival does
         assert inbox.woken.wait(30)
@@ -89,7 +92,7 @@ def test_a_shard_session_change_wakes_the_widget_wait():
 
 
 def test_a_hit_and_continue_build_the_view_twice_the_live_view_and_the_frozen_one(monkeypatch):
-    from jaxdbg_widgets.debugger.view import ViewBuilder
+    from jaxdbg_widgets.debugger.view.build import ViewBuilder
 
     builds: list[str] = []
     build = ViewBuilder.build

@@ -9,18 +9,22 @@ from __future__ import annotations
 
 import threading
 import time
+import typing
 
 import numpy as np
 import pytest
 
 from jaxdbg_widgets.core.shard_place import ShardPlace
-from jaxdbg_widgets.debugger.builders import builder_for
-from jaxdbg_widgets.debugger.cluster_link import ProcessLost
-from jaxdbg_widgets.debugger.cluster_session import ClusterSession
-from jaxdbg_widgets.debugger.protocol import apply_message
-from jaxdbg_widgets.debugger.session import Resume, Session
-from jaxdbg_widgets.debugger.shard_session import ShardSession
+from jaxdbg_widgets.debugger.serve.protocol import apply_message
+from jaxdbg_widgets.debugger.session.base import Resume
+from jaxdbg_widgets.debugger.session.cluster import ClusterSession
+from jaxdbg_widgets.debugger.session.cluster_link import ProcessLost
+from jaxdbg_widgets.debugger.session.shards import ShardSession
+from jaxdbg_widgets.debugger.session.single import Session
+from jaxdbg_widgets.debugger.view.builders import builder_for
+from jaxdbg_widgets.multiprocess import desk_schema
 from jaxdbg_widgets.multiprocess.desk import Desk, Ended
+from jaxdbg_widgets.pictures.row import row_pictures
 
 from ..debugger.conftest import jax_frames
 from ..pictures.test_row import _png
@@ -29,8 +33,33 @@ PROCESSES = 4
 DEVICES = 2
 
 
+def schema_errors(value, declared, where="") -> list[str]:
+    """How ``value`` breaks the TypedDict ``declared``: missing or unknown keys, at any depth
+    where the declaration nests TypedDicts (alone, in a list, or or-None)."""
+    if not typing.is_typeddict(declared):
+        inner = [a for a in typing.get_args(declared) if a is not type(None)]
+        if typing.get_origin(declared) is list and value is not None:
+            return [
+                e
+                for n, item in enumerate(value)
+                for e in schema_errors(item, inner[0], f"{where}[{n}]")
+            ]
+        if len(inner) == 1 and value is not None and typing.get_origin(declared) is not list:
+            return schema_errors(value, inner[0], where)
+        return []
+    if not isinstance(value, dict):
+        return [f"{where}: {type(value).__name__}, not {declared.__name__}"]
+    hints = typing.get_type_hints(declared)
+    errors = [f"{where}.{k}: missing" for k in declared.__required_keys__ if k not in value]
+    errors += [f"{where}.{k}: not in {declared.__name__}" for k in value if k not in hints]
+    for key in value.keys() & hints.keys():
+        errors += schema_errors(value[key], hints[key], f"{where}.{key}")
+    return errors
+
+
 class DeskLink:
-    """The link as the notebook sees it; a process in ``dead`` no longer answers."""
+    """The link as the notebook sees it; a process in ``dead`` no longer answers. Every request
+    and reply is checked against the desk's schema."""
 
     def __init__(self, desks: dict[int, Desk]) -> None:
         self.desks = desks
@@ -39,9 +68,15 @@ class DeskLink:
 
     def ask(self, process, request):
         self.asked.append((process, request["op"]))
+        assert schema_errors(request, desk_schema.DeskRequest) == []
         if process in self.dead:
             raise ProcessLost(f"engine {process} did not answer")
-        return self.desks[process].answer(request)
+        reply = self.desks[process].answer(request)
+        declared = (
+            desk_schema.ErrorReply if "error" in reply else desk_schema.REPLIES[request["op"]]
+        )
+        assert schema_errors(reply, declared) == [], request["op"]
+        return reply
 
 
 class Job:
@@ -52,7 +87,11 @@ class Job:
         self.outcomes: dict[int, object] = {}
         self.threads = []
         for process, desk in self.desks.items():
-            shards = ShardSession(expected=PROCESSES * DEVICES, axis_sizes=(PROCESSES * DEVICES,))
+            shards = ShardSession(
+                draw_values=row_pictures,
+                expected=PROCESSES * DEVICES,
+                axis_sizes=(PROCESSES * DEVICES,),
+            )
             for local in range(DEVICES):
                 device = process * DEVICES + local
                 frames = jax_frames(x=np.full(4, device, np.float32), y=y_of(device), scale=2.0)
@@ -76,6 +115,8 @@ class Job:
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline:
             states = {p: d.answer({"op": "state"}) for p, d in self.desks.items()}
+            for state in states.values():
+                assert schema_errors(state, desk_schema.StateReply) == []
             if all(s["hits"] or p in self.outcomes for p, s in states.items()):
                 break
             time.sleep(0.01)

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import threading
 
-from jaxdbg_widgets.debugger import backend, relay
-from jaxdbg_widgets.debugger.session import Session
+from jaxdbg_widgets.debugger.serve import backend, relay
+from jaxdbg_widgets.debugger.serve.front_end import FrontEnd
+from jaxdbg_widgets.debugger.session.single import Session
 from jaxdbg_widgets.multiprocess.desk import Desk, Ended
 
 from ..debugger.conftest import jax_frames
@@ -16,8 +17,8 @@ def _never(*_args):
     raise AssertionError("a relayed hit never reaches this process's front ends")
 
 
-def _front_end() -> backend.FrontEnd:
-    return backend.FrontEnd(detect_tier=_never, open_inbox=_never, read_line=_never, display=_never)
+def _front_end() -> FrontEnd:
+    return FrontEnd(detect_tier=_never, open_inbox=_never, read_line=_never, display=_never)
 
 
 def _wait_for_hit(desk: Desk) -> dict:

@@ -10,7 +10,7 @@ from jax.sharding import NamedSharding
 from jax.sharding import PartitionSpec as P
 
 from jaxdbg_widgets.core import _jax_internals as internals
-from jaxdbg_widgets.debugger import post_mortem
+from jaxdbg_widgets.debugger.serve import post_mortem
 from jaxdbg_widgets.nans import recheck
 from jaxdbg_widgets.notebook import nans
 from tests.unit.nans import cases

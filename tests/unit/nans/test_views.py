@@ -6,7 +6,7 @@ import jax
 import jax.numpy as jnp
 import pytest
 
-from jaxdbg_widgets.debugger import scripts
+from jaxdbg_widgets.debugger.serve import scripts
 from jaxdbg_widgets.nans import find_nonfinite
 from jaxdbg_widgets.nans.html import render_html
 from jaxdbg_widgets.nans.view import report_view

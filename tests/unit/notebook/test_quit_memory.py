@@ -16,7 +16,7 @@ PROGRAM = textwrap.dedent(
     """
     import ctypes, gc, os, time
     from IPython.core.interactiveshell import InteractiveShell
-    from jaxdbg_widgets.debugger import backend
+    from jaxdbg_widgets.debugger.serve import backend
 
     shell = InteractiveShell.instance()
     shell.run_cell("%load_ext jaxdbg", silent=True)

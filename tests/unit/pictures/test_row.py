@@ -9,16 +9,8 @@ import numpy as np
 import pytest
 
 from jaxdbg_widgets.pictures.colors import special_colors
-from jaxdbg_widgets.pictures.row import (
-    ROW_CELLS,
-    ROW_LEVELS,
-    ROW_SIDE,
-    Extent,
-    extent,
-    row_pictures,
-    scale_over,
-    shared_scale,
-)
+from jaxdbg_widgets.pictures.extent import Extent, extent, scale_over, shared_scale
+from jaxdbg_widgets.pictures.row import ROW_CELLS, ROW_LEVELS, ROW_SIDE, row_pictures
 
 
 def _png(uri: str) -> tuple[np.ndarray, np.ndarray]:

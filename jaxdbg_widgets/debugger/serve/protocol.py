@@ -1,0 +1,83 @@
+"""Messages a front end sends to a session (``model.send(...)`` in the widget), and their effect.
+
+``{"type": "command", "line": "p x"}`` runs a jdb command; ``{"type": "frame", "index": 2}``
+selects a frame; ``{"type": "batch", "index": 1}`` selects a ``vmap`` element;
+``{"type": "internal", "show": true}`` shows internal frames. A shard session also takes
+``{"type": "device", "index": 3}`` (select a shard), ``{"type": "compare", "expression": "y"}``
+and ``{"type": "continue", "index": 3}`` (release that shard alone); so does the session of
+every process of a job, whose index runs over the hits of every process. Picking a frame, an
+element or a device is navigation and stays out of the transcript; a compare keeps only its
+verdict there, since the view shows its table. Anything else is reported in the transcript as
+an error; it never ends the session. The messages are declared once, as
+:data:`jaxdbg_widgets.debugger.view.schema.DebuggerMessage` and its JSDoc twin in ``js/debugger.js``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from jaxdbg_widgets.debugger.session.base import Served
+from jaxdbg_widgets.debugger.session.values import short_repr
+
+
+def apply_message(session: Served, content: Any) -> None:
+    """Apply one front-end message to ``session``; bad messages become transcript errors."""
+    try:
+        _apply(session, content)
+    except (TypeError, ValueError, KeyError) as err:
+        session.note(_action(content), f"*** {err}", error=True)
+
+
+def _action(content: Any) -> str:
+    """The failed message as the user's action: ``b 7`` for a batch pick, else the message."""
+    if isinstance(content, dict) and content.get("type") in _ACTIONS:
+        return f"{_ACTIONS[content['type']]} {short_repr(content.get('index'))}"
+    return f"<message {short_repr(content)}>"
+
+
+_ACTIONS = {"batch": "b", "frame": "frame", "device": "dev", "continue": "c"}
+
+
+def _apply(session: Served, content: Any) -> None:
+    if not isinstance(content, dict):
+        raise TypeError("a debugger message must be an object with a 'type'")
+    kind = content.get("type")
+    handler = _HANDLERS.get(kind) if isinstance(kind, str) and kind in session.messages else None
+    if handler is None:
+        raise ValueError(f"unknown debugger message type {kind!r}")
+    handler(session, content)
+
+
+def _command(session: Any, content: dict[str, Any]) -> None:
+    line = content.get("line")
+    if not isinstance(line, str):
+        raise TypeError("a command message needs a string 'line'")
+    session.run(line)
+
+
+_HANDLERS: dict[str, Callable[[Any, dict[str, Any]], Any]] = {
+    "command": _command,
+    "frame": lambda session, content: session.select_frame(_index(content)),
+    "batch": lambda session, content: session.select_batch(_index(content)),
+    "internal": lambda session, content: session.set_show_internal(bool(content.get("show"))),
+    "device": lambda session, content: session.select_device(_index(content)),
+    "compare": lambda session, content: session.compare_in_view(_expression(content)),
+    "continue": lambda session, content: session.run(f"c {_index(content)}"),
+}
+"""Each message type's effect; a session takes the types its ``messages`` names (the
+``device``, ``compare`` and ``continue`` ones only a :class:`~.base.ServedHits`)."""
+
+
+def _expression(content: dict[str, Any]) -> str:
+    expression = content.get("expression")
+    if not isinstance(expression, str):
+        raise TypeError("a compare message needs a string 'expression'")
+    return expression
+
+
+def _index(content: dict[str, Any]) -> int:
+    index = content.get("index")
+    if isinstance(index, bool) or not isinstance(index, int):
+        raise TypeError("'index' must be an integer")
+    return index

@@ -1,0 +1,33 @@
+"""The debugger widget: a thin anywidget view of a session's view state.
+
+The state travels as one ``view`` dict (see :mod:`jaxdbg_widgets.debugger.view.build`); the browser
+answers with ``model.send(...)`` messages (see :mod:`jaxdbg_widgets.debugger.serve.protocol`). The
+output bundle also carries a static ``text/html`` rendering for saved notebooks and nbconvert;
+once the session ends, :class:`~jaxdbg_widgets.debugger.widget.static_html.FrozenView` replaces the
+output with that rendering alone, so a reopened notebook shows the transcript instead of a
+widget whose model is gone.
+"""
+
+from __future__ import annotations
+
+import traitlets
+
+from jaxdbg_widgets._assets import asset, inlined_module
+from jaxdbg_widgets._twin_widget import TwinWidget
+from jaxdbg_widgets.debugger.widget import static_html
+
+
+class DebuggerWidget(TwinWidget):
+    """Header, frames, source, locals, transcript and command line of one breakpoint."""
+
+    _esm = inlined_module("debugger.js")
+    _css = asset("debugger.css").read_text(encoding="utf-8") + asset("pictures.css").read_text(
+        encoding="utf-8"
+    )
+
+    view = traitlets.Dict().tag(sync=True)
+    render_html = staticmethod(static_html.render)
+
+    def __repr__(self) -> str:
+        location = self.view.get("header", {}).get("location", "")
+        return f"<jaxdbg breakpoint at {location}>"
