@@ -14,8 +14,9 @@ import {
   placesByLevel,
   stepLine,
 } from "./comms_model.js";
-import { element, keepKeys } from "./dom.js";
+import { element, itemIndex, keepKeys, moveTabStop, onItem } from "./dom.js";
 import { humanBytes, localModel } from "./memory_model.js";
+import { listen, togglePick } from "./widget_model.js";
 
 // The JSON the kernel sends (`view`, `line_view`) and the traits the widget sets, declared once
 // here and once in jaxdbg_widgets/comms/schema.py under the same names; a unit test checks that
@@ -318,6 +319,126 @@ function drawFacts(view) {
   return box;
 }
 
+/**
+ * One collective's operand and result shardings, side by side; each drawn diagram's closer is
+ * pushed to `closers`.
+ * @param {CollectiveDiagrams} item
+ * @param {Array<function(): void>} closers
+ */
+function drawItem(item, closers) {
+  const box = element("div", "jdw-comms-item");
+  box.append(element("div", "jdw-comms-title", item.title));
+  box.append(element("div", "jdw-comms-dim", item.note));
+  const pair = element("div", "jdw-comms-pair");
+  for (const [label, sub] of [["operand", item.operand], ["result", item.result]]) {
+    if (!sub) continue;
+    const host = element("div", "jdw-comms-diagram");
+    host.append(element("div", "jdw-comms-dim", label));
+    const inner = element("div");
+    host.append(inner);
+    pair.append(host);
+    const close = sharding.render({
+      model: localModel({ view: sub, selected: [], zoom: 1 }),
+      el: inner,
+    });
+    if (close) closers.push(close);
+  }
+  box.append(pair);
+  return box;
+}
+
+/**
+ * The picked line's detail: where it is, its callers, its collectives and, once the kernel
+ * has sent them (`line_view`), their diagrams.
+ * @param {*} model
+ * @param {CommsView} view
+ * @param {Array<*>} rows the collectives, expanded ({@link expandCollectives})
+ * @param {HTMLElement} detail
+ * @param {number} index the picked line
+ * @param {Array<function(): void>} closers
+ */
+function drawLineDetail(model, view, rows, detail, index, closers) {
+  const line = view.lines[index];
+  const where = line.function ? `${line.label} (${line.function})` : line.label;
+  detail.append(element("div", "jdw-comms-title", where));
+  if (line.callers.length) {
+    detail.append(element("div", "jdw-comms-dim", `called from ${line.callers.join(" ← ")}`));
+  }
+  const picked = line.collectives.slice(0, ROW_LIMIT).map((i) => {
+    const row = rows[i];
+    const loop = row.executions ? `×${row.executions}` : row.executions === null ? "×?" : "";
+    return [row.kind, row.name, row.result, humanBytes(row.sent), row.axes, row.group, loop];
+  });
+  detail.append(table(["kind", "instruction", "result", "sent", "axes", "group", "loop"], picked));
+  const diagrams = model.get("line_view");
+  if (!diagrams || diagrams.line !== index) {
+    detail.append(element("div", "jdw-comms-dim", "drawing shardings…"));
+    return;
+  }
+  for (const item of diagrams.items) detail.append(drawItem(item, closers));
+  if (diagrams.more) {
+    detail.append(element("div", "jdw-comms-dim", `and ${diagrams.more} more collectives`));
+  }
+}
+
+/**
+ * Marks the picked line (`line`) in the source and draws its detail, closing the diagrams
+ * drawn before.
+ * @param {*} model
+ * @param {*} view
+ * @param {Array<*>} rows
+ * @param {{detail: HTMLElement, lineNodes: Array<HTMLElement>, closers: Array<function(): void>}} parts
+ */
+function showLine(model, view, rows, parts) {
+  closeAll(parts.closers);
+  parts.detail.replaceChildren();
+  const index = model.get("line");
+  for (const node of parts.lineNodes) {
+    node.classList.toggle("jdw-comms-on", Number(node.dataset.line) === index);
+  }
+  if (index < 0 || index >= view.lines.length) return;
+  drawLineDetail(model, view, rows, parts.detail, index, parts.closers);
+}
+
+/**
+ * Calls and forgets every closer, the last first.
+ * @param {Array<function(): void>} closers
+ */
+function closeAll(closers) {
+  while (closers.length) closers.pop()();
+}
+
+/**
+ * The source's keys and clicks: a click, Enter or Space picks a line; arrows move between the
+ * annotated lines; Escape (anywhere in the widget) picks none.
+ * @param {*} model
+ * @param {HTMLElement} root
+ * @param {HTMLElement} source
+ * @param {Array<HTMLElement>} lineNodes
+ */
+function wireLines(model, root, source, lineNodes) {
+  const order = lineNodes.map((node) => Number(node.dataset.line));
+  const lineOf = (target) => itemIndex(root, target, ".jdw-comms-hot", "line");
+  const pick = (index) => togglePick(model, "line", index);
+  onItem(source, "click", lineOf, pick);
+  onItem(source, "keydown", lineOf, (index, event) => {
+    if (event.key === "Enter" || event.key === " ") {
+      event.preventDefault();
+      pick(index);
+      return;
+    }
+    const next = stepLine(order, index, event.key);
+    if (next === null || next === index) return;
+    event.preventDefault();
+    moveTabStop(event.target, lineNodes[order.indexOf(next)]);
+  });
+  root.addEventListener("keydown", (event) => {
+    if (event.key !== "Escape") return;
+    model.set("line", -1);
+    model.save_changes();
+  });
+}
+
 /** Draws the model's `view` ({@link CommsModel}) in `el`; a pick sets `line`. */
 function render({ model, el }) {
   const view = model.get("view");
@@ -333,108 +454,18 @@ function render({ model, el }) {
   el.append(root);
 
   const lineNodes = [...root.querySelectorAll(".jdw-comms-hot")];
-  const order = lineNodes.map((node) => Number(node.dataset.line));
   if (lineNodes.length) lineNodes[0].tabIndex = 0;
-  const closers = [];
-
-  function closeDiagrams() {
-    while (closers.length) closers.pop()();
-  }
-
-  function showLine() {
-    closeDiagrams();
-    detail.replaceChildren();
-    const index = model.get("line");
-    for (const node of lineNodes) {
-      node.classList.toggle("jdw-comms-on", Number(node.dataset.line) === index);
-    }
-    if (index < 0 || index >= view.lines.length) return;
-    const line = view.lines[index];
-    const where = line.function ? `${line.label} (${line.function})` : line.label;
-    detail.append(element("div", "jdw-comms-title", where));
-    if (line.callers.length) {
-      detail.append(element("div", "jdw-comms-dim", `called from ${line.callers.join(" ← ")}`));
-    }
-    const picked = line.collectives.slice(0, ROW_LIMIT).map((i) => {
-      const row = rows[i];
-      const loop = row.executions ? `×${row.executions}` : row.executions === null ? "×?" : "";
-      return [row.kind, row.name, row.result, humanBytes(row.sent), row.axes, row.group, loop];
-    });
-    detail.append(table(["kind", "instruction", "result", "sent", "axes", "group", "loop"], picked));
-    const diagrams = model.get("line_view");
-    if (!diagrams || diagrams.line !== index) {
-      detail.append(element("div", "jdw-comms-dim", "drawing shardings…"));
-      return;
-    }
-    for (const item of diagrams.items) {
-      const box = element("div", "jdw-comms-item");
-      box.append(element("div", "jdw-comms-title", item.title));
-      box.append(element("div", "jdw-comms-dim", item.note));
-      const pair = element("div", "jdw-comms-pair");
-      for (const [label, sub] of [["operand", item.operand], ["result", item.result]]) {
-        if (!sub) continue;
-        const host = element("div", "jdw-comms-diagram");
-        host.append(element("div", "jdw-comms-dim", label));
-        const inner = element("div");
-        host.append(inner);
-        pair.append(host);
-        const close = sharding.render({
-          model: localModel({ view: sub, selected: [], zoom: 1 }),
-          el: inner,
-        });
-        if (close) closers.push(close);
-      }
-      box.append(pair);
-      detail.append(box);
-    }
-    if (diagrams.more) {
-      detail.append(element("div", "jdw-comms-dim", `and ${diagrams.more} more collectives`));
-    }
-  }
-
-  function pick(index) {
-    model.set("line", model.get("line") === index ? -1 : index);
-    model.save_changes();
-  }
-
-  function lineOf(target) {
-    const node = target.closest?.(".jdw-comms-hot");
-    return node && root.contains(node) ? Number(node.dataset.line) : null;
-  }
-
-  source.addEventListener("click", (event) => {
-    const index = lineOf(event.target);
-    if (index !== null) pick(index);
-  });
-  source.addEventListener("keydown", (event) => {
-    const index = lineOf(event.target);
-    if (index === null) return;
-    if (event.key === "Enter" || event.key === " ") {
-      event.preventDefault();
-      pick(index);
-      return;
-    }
-    const next = stepLine(order, index, event.key);
-    if (next === null || next === index) return;
-    event.preventDefault();
-    const node = lineNodes[order.indexOf(next)];
-    node.tabIndex = 0;
-    event.target.tabIndex = -1;
-    node.focus();
-  });
-  root.addEventListener("keydown", (event) => {
-    if (event.key !== "Escape") return;
-    model.set("line", -1);
-    model.save_changes();
-  });
-
-  model.on("change:line", showLine);
-  model.on("change:line_view", showLine);
-  showLine();
+  const parts = { detail, lineNodes, closers: [] };
+  wireLines(model, root, source, lineNodes);
+  const redraw = () => showLine(model, view, rows, parts);
+  const stop = listen(model, [
+    ["change:line", redraw],
+    ["change:line_view", redraw],
+  ]);
+  redraw();
   return () => {
-    closeDiagrams();
-    model.off("change:line", showLine);
-    model.off("change:line_view", showLine);
+    closeAll(parts.closers);
+    stop();
   };
 }
 

@@ -3,6 +3,7 @@
 // and a click on a line shows its code. Everything it shows is in `view`: it asks the kernel
 // nothing, so it draws the same in a saved, restarted or reloaded notebook.
 import { element, keepKeys } from "./dom.js";
+import { listen } from "./widget_model.js";
 
 // The JSON the kernel makes (`view`) and the trait the view sets (`row`), declared once here and
 // once in jaxdbg_widgets/compiles/schema.py under the same names; a unit test checks that they
@@ -193,12 +194,11 @@ export default {
       root.replaceChildren(...parts);
     };
 
-    model.on("change:view", draw);
-    model.on("change:row", draw);
+    const stop = listen(model, [
+      ["change:view", draw],
+      ["change:row", draw],
+    ]);
     draw();
-    return () => {
-      model.off("change:view", draw);
-      model.off("change:row", draw);
-    };
+    return stop;
   },
 };

@@ -23,6 +23,7 @@ import { element, keepKeys } from "./dom.js";
 import { markDrawn, watchForUnshownWait } from "./debugger_waiting.js";
 import { showExecutionCount, whenAttached } from "./host_cell.js";
 import { drawPicture } from "./pictures.js";
+import { listen } from "./widget_model.js";
 
 // The JSON the kernel sends (`view`) and the messages sent back, declared once here and once in
 // jaxdbg_widgets/debugger/schema.py under the same names; a unit test checks that they agree.
@@ -548,38 +549,80 @@ export function renderCellOutput(pane, output) {
 export const KERNEL_GONE =
   "kernel gone (restarted or shut down): this breakpoint no longer runs; run the cell again";
 
-/** Draws the model's `view` ({@link DebuggerModel}) in `el`; clicks and keys send messages. */
-function render({ model, el }) {
-  markDrawn(model, el);
-  // Set once the kernel that ran this breakpoint is gone (restarted or shut down): the
-  // widget manager then marks every model's comm dead, and a send would throw.
-  let kernelGone = false;
-  let countShown = null;
-  /** @param {DebuggerMessage} message */
-  const send = (message) => {
-    if (kernelGone) {
+/**
+ * The state one drawn debugger shares between its sends and its updates, kept in one object:
+ * its model and root, whether the kernel is gone, and the keys of what was last drawn.
+ * @param {*} model anywidget's model of a {@link DebuggerModel}
+ * @param {HTMLElement} el
+ */
+function newSession(model, el) {
+  return {
+    model,
+    el,
+    root: element("div", "jaxdbg-debugger"),
+    // Set once the kernel that ran this breakpoint is gone (restarted or shut down): the
+    // widget manager then marks every model's comm dead, and a send would throw.
+    kernelGone: false,
+    countShown: /** @type {number|null} */ (null),
+    lastSourceKey: /** @type {string|null} */ (null),
+    lastDevicesKey: /** @type {string|null} */ (null),
+    update: () => {},
+  };
+}
+
+/**
+ * A send that marks the widget busy until the next update, and sends nothing once the kernel
+ * is gone (a dead comm throws, which is how it is found gone).
+ * @param {ReturnType<typeof newSession>} session
+ * @returns {function(DebuggerMessage): void}
+ */
+function sender(session) {
+  return (message) => {
+    if (session.kernelGone) {
       return;
     }
-    root.classList.add("jaxdbg-busy");
+    session.root.classList.add("jaxdbg-busy");
     try {
-      model.send(message);
+      session.model.send(message);
     } catch {
-      loseKernel();
+      loseKernel(session);
     }
   };
-  const sendLine = (line) => {
-    if (kernelGone || model.get("view")?.status !== "waiting") {
+}
+
+/**
+ * A jdb command line's send: only while the session waits, saying whether it sent.
+ * @param {ReturnType<typeof newSession>} session
+ * @param {function(DebuggerMessage): void} send
+ * @returns {function(string): boolean}
+ */
+function lineSender(session, send) {
+  return (line) => {
+    if (session.kernelGone || session.model.get("view")?.status !== "waiting") {
       return false;
     }
     send({ type: "command", line });
     return true;
   };
-  const history = () => model.get("view")?.history ?? [];
-  const expressions = () => expressionHistory(history());
+}
 
-  const root = element("div", "jaxdbg-debugger");
-  root.tabIndex = 0;
-  keepKeys(root);
+/**
+ * Marks a waiting session's kernel gone and draws it so; an ended session's record stays.
+ * @param {ReturnType<typeof newSession>} session
+ */
+function loseKernel(session) {
+  if (session.kernelGone || session.model.get("view")?.status !== "waiting") {
+    return; // an ended session's record stays as it is
+  }
+  session.kernelGone = true;
+  session.update();
+}
+
+/**
+ * The header: title, location, details and the batch-index box a `vmap` shows.
+ * @param {function(DebuggerMessage): void} send
+ */
+function buildHeader(send) {
   const header = element("div", "jaxdbg-dbg-header");
   const title = element("span", "jaxdbg-dbg-title", "jaxdbg");
   const location = element("span", "jaxdbg-dbg-location");
@@ -597,35 +640,15 @@ function render({ model, el }) {
   });
   batchInput.addEventListener("keydown", (event) => event.stopPropagation());
   header.append(title, location, details, batchLabel);
+  return { header, location, details, batchLabel, batchInput };
+}
 
-  const shardsBar = element("div", "jaxdbg-dbg-shards");
-  const deviceLabel = element("label", "jaxdbg-dbg-device", "device ");
-  const deviceSelect = element("select", "jaxdbg-dbg-device-select");
-  deviceLabel.appendChild(deviceSelect);
-  deviceSelect.addEventListener("change", () =>
-    send({ type: "device", index: Number.parseInt(deviceSelect.value, 10) }),
-  );
-  deviceSelect.addEventListener("keydown", (event) => event.stopPropagation());
-  const shardCount = element("span", "jaxdbg-dbg-shard-summary");
-  const continueOne = element("button", "jaxdbg-dbg-button", "Continue this device");
-  continueOne.type = "button";
-  continueOne.dataset.command = "continue-device";
-  continueOne.title = "Release only the selected device; the others keep waiting";
-  continueOne.addEventListener("click", () =>
-    send({ type: "continue", index: Number.parseInt(deviceSelect.value, 10) }),
-  );
-  const compareInput = historyInput(
-    "jaxdbg-dbg-compare-input",
-    "compare an expression across shards",
-    (text) => {
-      if (!text.trim() || model.get("view")?.status !== "waiting") {
-        return false;
-      }
-      send({ type: "compare", expression: text.trim() });
-      return true;
-    },
-    () => [],
-  );
+/**
+ * The box that finds a shard by its index, label or mesh place and selects it (Enter).
+ * @param {*} model
+ * @param {function(DebuggerMessage): void} send
+ */
+function buildDeviceSearch(model, send) {
   const deviceSearch = element("input", "jaxdbg-dbg-device-search");
   deviceSearch.placeholder = "find: 216, CPU 216, data=13, model=8";
   deviceSearch.addEventListener("keydown", (event) => {
@@ -640,20 +663,66 @@ function render({ model, el }) {
       send({ type: "device", index: position });
     }
   });
-  shardsBar.append(deviceLabel, deviceSearch, shardCount, continueOne, compareInput);
-  const comparePane = element("div", "jaxdbg-dbg-compare-pane");
-  const compareTable = element("table", "jaxdbg-dbg-compare");
-  compareTable.createCaption();
-  compareTable.appendChild(element("tbody"));
-  const compareVerdictLine = element("div", "jaxdbg-dbg-compare-verdict");
-  const comparePictures = element("div", "jaxdbg-dbg-compare-pictures");
-  comparePictures.setAttribute("role", "group");
-  comparePictures.setAttribute("aria-label", "the compared value in each shard, on one colour scale");
-  comparePane.append(comparePictures, compareTable, compareVerdictLine);
+  return deviceSearch;
+}
 
-  const body = element("div", "jaxdbg-dbg-body");
-  const framesPane = element("div", "jaxdbg-dbg-frames");
-  const framesList = element("ol", "jaxdbg-dbg-frame-list");
+/**
+ * A shard session's bar: device selector and search, count, Continue this device, compare box.
+ * @param {*} model
+ * @param {function(DebuggerMessage): void} send
+ */
+function buildShardsBar(model, send) {
+  const bar = element("div", "jaxdbg-dbg-shards");
+  const deviceLabel = element("label", "jaxdbg-dbg-device", "device ");
+  const deviceSelect = element("select", "jaxdbg-dbg-device-select");
+  deviceLabel.appendChild(deviceSelect);
+  const selected = () => Number.parseInt(deviceSelect.value, 10);
+  deviceSelect.addEventListener("change", () => send({ type: "device", index: selected() }));
+  deviceSelect.addEventListener("keydown", (event) => event.stopPropagation());
+  const shardCount = element("span", "jaxdbg-dbg-shard-summary");
+  const continueOne = element("button", "jaxdbg-dbg-button", "Continue this device");
+  continueOne.type = "button";
+  continueOne.dataset.command = "continue-device";
+  continueOne.title = "Release only the selected device; the others keep waiting";
+  continueOne.addEventListener("click", () => send({ type: "continue", index: selected() }));
+  const compareInput = historyInput(
+    "jaxdbg-dbg-compare-input",
+    "compare an expression across shards",
+    (text) => {
+      if (!text.trim() || model.get("view")?.status !== "waiting") {
+        return false;
+      }
+      send({ type: "compare", expression: text.trim() });
+      return true;
+    },
+    () => [],
+  );
+  const deviceSearch = buildDeviceSearch(model, send);
+  bar.append(deviceLabel, deviceSearch, shardCount, continueOne, compareInput);
+  return { bar, deviceSelect, deviceSearch, shardCount, continueOne, compareInput };
+}
+
+/** The last compare's pane: its pictures on one scale, its table and its verdict line. */
+function buildComparePane() {
+  const pane = element("div", "jaxdbg-dbg-compare-pane");
+  const table = element("table", "jaxdbg-dbg-compare");
+  table.createCaption();
+  table.appendChild(element("tbody"));
+  const verdict = element("div", "jaxdbg-dbg-compare-verdict");
+  const pictures = element("div", "jaxdbg-dbg-compare-pictures");
+  pictures.setAttribute("role", "group");
+  pictures.setAttribute("aria-label", "the compared value in each shard, on one colour scale");
+  pane.append(pictures, table, verdict);
+  return { pane, table, verdict, pictures };
+}
+
+/**
+ * The frames pane: the stack and the box that shows or hides internal frames.
+ * @param {function(DebuggerMessage): void} send
+ */
+function buildFramesPane(send) {
+  const pane = element("div", "jaxdbg-dbg-frames");
+  const list = element("ol", "jaxdbg-dbg-frame-list");
   const internalLabel = element("label", "jaxdbg-dbg-internal");
   const internalBox = element("input");
   internalBox.type = "checkbox";
@@ -662,18 +731,27 @@ function render({ model, el }) {
   internalBox.addEventListener("change", () =>
     send({ type: "internal", show: internalBox.checked }),
   );
-  framesPane.append(element("div", "jaxdbg-dbg-heading", "Frames"), framesList, internalLabel);
-  const sourcePane = element("div", "jaxdbg-dbg-source");
-  body.append(framesPane, sourcePane);
+  pane.append(element("div", "jaxdbg-dbg-heading", "Frames"), list, internalLabel);
+  return { pane, list, internalLabel, internalBox, internalText };
+}
 
-  const localsTable = element("table", "jaxdbg-dbg-locals");
-  const localsBody = element("tbody");
-  localsTable.appendChild(localsBody);
-  const localsPane = element("div", "jaxdbg-dbg-locals-pane");
-  localsPane.append(element("div", "jaxdbg-dbg-heading", "Locals"), localsTable);
+/** The locals pane: a heading over the locals table, whose body each update fills. */
+function buildLocalsPane() {
+  const table = element("table", "jaxdbg-dbg-locals");
+  const body = element("tbody");
+  table.appendChild(body);
+  const pane = element("div", "jaxdbg-dbg-locals-pane");
+  pane.append(element("div", "jaxdbg-dbg-heading", "Locals"), table);
+  return { pane, body };
+}
 
-  const transcript = element("div", "jaxdbg-dbg-transcript");
-  const cellOutput = element("div", "jaxdbg-dbg-cell-output");
+/**
+ * The expression box and the jdb command line, each with its history on ↑/↓.
+ * @param {*} model
+ * @param {function(string): boolean} sendLine
+ */
+function buildInputs(model, sendLine) {
+  const history = () => model.get("view")?.history ?? [];
   const expression = historyInput(
     "jaxdbg-dbg-expression",
     "expression (Enter evaluates; ↑/↓ history)",
@@ -681,7 +759,7 @@ function render({ model, el }) {
       const line = expressionCommand(text);
       return line !== null && sendLine(line);
     },
-    expressions,
+    () => expressionHistory(history()),
   );
   const command = historyInput(
     "jaxdbg-dbg-command-line",
@@ -691,6 +769,14 @@ function render({ model, el }) {
   );
   const inputs = element("div", "jaxdbg-dbg-inputs");
   inputs.append(expression, command);
+  return { inputs, expression, command };
+}
+
+/**
+ * One button per jdb command in BUTTONS (step, next, continue, ...).
+ * @param {function(string): boolean} sendLine
+ */
+function buildButtons(sendLine) {
   const buttons = element("div", "jaxdbg-dbg-buttons");
   for (const [label, line, tip] of BUTTONS) {
     const button = element("button", "jaxdbg-dbg-button", label);
@@ -700,20 +786,60 @@ function render({ model, el }) {
     button.addEventListener("click", () => sendLine(line));
     buttons.appendChild(button);
   }
+  return buttons;
+}
 
+/**
+ * Every part of the widget, built once; each update fills them from the view.
+ * @param {*} model
+ * @param {function(DebuggerMessage): void} send
+ * @param {function(string): boolean} sendLine
+ */
+function buildParts(model, send, sendLine) {
+  return {
+    header: buildHeader(send),
+    shards: buildShardsBar(model, send),
+    compare: buildComparePane(),
+    frames: buildFramesPane(send),
+    source: element("div", "jaxdbg-dbg-source"),
+    locals: buildLocalsPane(),
+    transcript: element("div", "jaxdbg-dbg-transcript"),
+    cellOutput: element("div", "jaxdbg-dbg-cell-output"),
+    inputs: buildInputs(model, sendLine),
+    buttons: buildButtons(sendLine),
+  };
+}
+
+/**
+ * Puts the parts in the root, top to bottom; the root takes the focus and keeps its keys.
+ * @param {HTMLElement} root
+ * @param {ReturnType<typeof buildParts>} parts
+ */
+function assemble(root, parts) {
+  root.tabIndex = 0;
+  keepKeys(root);
+  const body = element("div", "jaxdbg-dbg-body");
+  body.append(parts.frames.pane, parts.source);
   root.append(
-    header,
-    shardsBar,
-    comparePane,
+    parts.header.header,
+    parts.shards.bar,
+    parts.compare.pane,
     body,
-    localsPane,
-    transcript,
-    cellOutput,
-    inputs,
-    buttons,
+    parts.locals.pane,
+    parts.transcript,
+    parts.cellOutput,
+    parts.inputs.inputs,
+    parts.buttons,
   );
-  el.appendChild(root);
+}
 
+/**
+ * Keys on the focused root: `/` focuses the expression box, the others run their shortcut.
+ * @param {HTMLElement} root
+ * @param {HTMLElement} expression
+ * @param {function(string): boolean} sendLine
+ */
+function wireShortcuts(root, expression, sendLine) {
   root.addEventListener("keydown", (event) => {
     if (event.key === "/" && event.target === root) {
       event.preventDefault();
@@ -730,84 +856,150 @@ function render({ model, el }) {
       event.preventDefault();
     }
   });
+}
 
-  let lastSourceKey = null;
-  let lastDevicesKey = null;
-  const update = () => {
-    const view = model.get("view") ?? {};
-    const waiting = view.status === "waiting" && !kernelGone;
-    root.classList.remove("jaxdbg-busy");
-    root.classList.toggle("jaxdbg-frozen", !waiting);
-    root.dataset.status = kernelGone ? "kernel-gone" : (view.status ?? "");
-    location.textContent = frameLocation(view.header);
-    details.textContent = kernelGone ? KERNEL_GONE : headerDetails(view.header, view.status);
-    const batch = view.header?.batch;
-    batchLabel.hidden = !batch;
-    if (batch) {
-      batchInput.max = String(batch.size - 1);
-      batchInput.value = String(batch.index);
-      batchInput.disabled = !waiting;
-    }
-    const shards = view.shards;
-    shardsBar.hidden = !shards;
-    if (shards) {
-      const devicesKey = JSON.stringify([shards.devices, shards.selected]);
-      if (devicesKey !== lastDevicesKey) {
-        renderDevices(deviceSelect, shards);
-        lastDevicesKey = devicesKey;
-      }
-      shardCount.textContent = shardSummary(shards);
-      const selected = shards.devices[shards.selected];
-      continueOne.disabled = !waiting || selected?.state !== "waiting";
-      deviceSelect.disabled = !waiting;
-      deviceSearch.disabled = !waiting;
-      compareInput.disabled = !waiting;
-      renderCompare(comparePane, comparePictures, compareTable, compareVerdictLine, shards, send);
-    } else {
-      comparePane.hidden = true;
-    }
-    renderFrames(framesList, view, send);
-    internalBox.checked = Boolean(view.show_internal);
-    internalBox.disabled = !waiting;
-    internalText.textContent = ` internal frames (${view.internal_count ?? 0})`;
-    internalLabel.hidden = !view.internal_count;
-    const sourceKey = JSON.stringify([view.header?.file, view.header?.line, view.source?.first]);
-    if (sourceKey !== lastSourceKey) {
-      renderSource(sourcePane, view.source);
-      lastSourceKey = sourceKey;
-    }
-    renderLocals(localsBody, view.locals, (name) => sendLine(`p ${name}`));
-    renderTranscript(transcript, view.transcript);
-    renderCellOutput(cellOutput, view.cell_output);
-    const count = view.cell_output?.result?.count;
-    if (Number.isInteger(count) && count !== countShown) {
-      countShown = count; // this page did not run the cell, so its prompt shows no count yet
-      whenAttached(el, () => showExecutionCount(el, count));
-    }
-    for (const node of [expression, command, ...buttons.children]) {
-      node.disabled = !waiting;
-    }
-  };
-  function loseKernel() {
-    if (kernelGone || model.get("view")?.status !== "waiting") {
-      return; // an ended session's record stays as it is
-    }
-    kernelGone = true;
-    update();
+/**
+ * The header's place and details, and the batch box where the stop is in a `vmap`.
+ * @param {ReturnType<typeof buildHeader>} header
+ * @param {DebuggerView} view
+ * @param {boolean} waiting
+ * @param {boolean} kernelGone
+ */
+function showHeader(header, view, waiting, kernelGone) {
+  header.location.textContent = frameLocation(view.header);
+  header.details.textContent = kernelGone ? KERNEL_GONE : headerDetails(view.header, view.status);
+  const batch = view.header?.batch;
+  header.batchLabel.hidden = !batch;
+  if (batch) {
+    header.batchInput.max = String(batch.size - 1);
+    header.batchInput.value = String(batch.index);
+    header.batchInput.disabled = !waiting;
   }
-  model.on("change:view", update);
-  model.on("comm_live_update", loseKernel);
-  update();
+}
+
+/**
+ * A shard session's bar and last compare; the device list is redrawn only when it changed.
+ * @param {ReturnType<typeof newSession>} session
+ * @param {ReturnType<typeof buildParts>} parts
+ * @param {Shards|undefined} shards
+ * @param {boolean} waiting
+ * @param {function(DebuggerMessage): void} send
+ */
+function showShards(session, parts, shards, waiting, send) {
+  const bar = parts.shards;
+  bar.bar.hidden = !shards;
+  if (!shards) {
+    parts.compare.pane.hidden = true;
+    return;
+  }
+  const devicesKey = JSON.stringify([shards.devices, shards.selected]);
+  if (devicesKey !== session.lastDevicesKey) {
+    renderDevices(bar.deviceSelect, shards);
+    session.lastDevicesKey = devicesKey;
+  }
+  bar.shardCount.textContent = shardSummary(shards);
+  const selected = shards.devices[shards.selected];
+  bar.continueOne.disabled = !waiting || selected?.state !== "waiting";
+  bar.deviceSelect.disabled = !waiting;
+  bar.deviceSearch.disabled = !waiting;
+  bar.compareInput.disabled = !waiting;
+  const { pane, pictures, table, verdict } = parts.compare;
+  renderCompare(pane, pictures, table, verdict, shards, send);
+}
+
+/**
+ * The stack and the internal-frames box (its count; hidden when there are none).
+ * @param {ReturnType<typeof buildFramesPane>} frames
+ * @param {DebuggerView} view
+ * @param {boolean} waiting
+ * @param {function(DebuggerMessage): void} send
+ */
+function showFrames(frames, view, waiting, send) {
+  renderFrames(frames.list, view, send);
+  frames.internalBox.checked = Boolean(view.show_internal);
+  frames.internalBox.disabled = !waiting;
+  frames.internalText.textContent = ` internal frames (${view.internal_count ?? 0})`;
+  frames.internalLabel.hidden = !view.internal_count;
+}
+
+/**
+ * The source, redrawn only for another place (a redraw would lose the pane's scroll).
+ * @param {ReturnType<typeof newSession>} session
+ * @param {HTMLElement} pane
+ * @param {DebuggerView} view
+ */
+function showSource(session, pane, view) {
+  const sourceKey = JSON.stringify([view.header?.file, view.header?.line, view.source?.first]);
+  if (sourceKey !== session.lastSourceKey) {
+    renderSource(pane, view.source);
+    session.lastSourceKey = sourceKey;
+  }
+}
+
+/**
+ * The cell's execution count in its prompt, once known: this page did not run the cell, so
+ * its prompt shows no count yet.
+ * @param {ReturnType<typeof newSession>} session
+ * @param {DebuggerView} view
+ */
+function showCount(session, view) {
+  const count = view.cell_output?.result?.count;
+  if (Number.isInteger(count) && count !== session.countShown) {
+    session.countShown = count;
+    whenAttached(session.el, () => showExecutionCount(session.el, count));
+  }
+}
+
+/**
+ * Draws the model's current `view` in the parts; controls work only while the session waits.
+ * @param {ReturnType<typeof newSession>} session
+ * @param {ReturnType<typeof buildParts>} parts
+ * @param {function(DebuggerMessage): void} send
+ * @param {function(string): boolean} sendLine
+ */
+function update(session, parts, send, sendLine) {
+  const view = session.model.get("view") ?? {};
+  const waiting = view.status === "waiting" && !session.kernelGone;
+  const { root, kernelGone } = session;
+  root.classList.remove("jaxdbg-busy");
+  root.classList.toggle("jaxdbg-frozen", !waiting);
+  root.dataset.status = kernelGone ? "kernel-gone" : (view.status ?? "");
+  showHeader(parts.header, view, waiting, kernelGone);
+  showShards(session, parts, view.shards, waiting, send);
+  showFrames(parts.frames, view, waiting, send);
+  showSource(session, parts.source, view);
+  renderLocals(parts.locals.body, view.locals, (name) => sendLine(`p ${name}`));
+  renderTranscript(parts.transcript, view.transcript);
+  renderCellOutput(parts.cellOutput, view.cell_output);
+  showCount(session, view);
+  for (const node of [parts.inputs.expression, parts.inputs.command, ...parts.buttons.children]) {
+    node.disabled = !waiting;
+  }
+}
+
+/** Draws the model's `view` ({@link DebuggerModel}) in `el`; clicks and keys send messages. */
+function render({ model, el }) {
+  markDrawn(model, el);
+  const session = newSession(model, el);
+  const send = sender(session);
+  const sendLine = lineSender(session, send);
+  const parts = buildParts(model, send, sendLine);
+  assemble(session.root, parts);
+  el.appendChild(session.root);
+  wireShortcuts(session.root, parts.inputs.expression, sendLine);
+  session.update = () => update(session, parts, send, sendLine);
+  const stop = listen(model, [
+    ["change:view", session.update],
+    ["comm_live_update", () => loseKernel(session)],
+  ]);
+  session.update();
   // Tells the kernel a view exists; without it the breakpoint also offers the typed prompt.
   try {
     model.send({ type: "rendered" });
   } catch {
-    loseKernel();
+    loseKernel(session);
   }
-  return () => {
-    model.off("change:view", update);
-    model.off("comm_live_update", loseKernel);
-  };
+  return stop;
 }
 
 // A page reloaded while the breakpoint waits shows it even where no output draws it.

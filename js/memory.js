@@ -1,7 +1,7 @@
 // The memory widget: a heatmap of bytes per device on the mesh, hover totals, a click lists the
 // device's leaves, a click on a leaf draws its sharding diagram, and a sortable leaf table.
 import sharding from "./sharding.js";
-import { element, keepKeys } from "./dom.js";
+import { element, itemIndex, keepKeys, moveTabStop, onItem, showTooltip } from "./dom.js";
 import {
   deviceLeaves,
   expandLeaves,
@@ -13,7 +13,7 @@ import {
   processLine,
   sortedLeaves,
 } from "./memory_model.js";
-import { tooltipPosition } from "./sharding_grid.js";
+import { listen, togglePick } from "./widget_model.js";
 
 // The JSON the kernel sends (`view`, `leaf_view`) and the traits the widget sets, declared once
 // here and once in jaxdbg_widgets/memory/schema.py under the same names; a unit test checks that
@@ -233,11 +233,12 @@ function leafRow(view, index, bytes) {
   return tr;
 }
 
-/** Draws the model's `view` ({@link MemoryModel}) in `el`; picks set `device` and `leaf`. */
-function render({ model, el }) {
-  const sent = model.get("view");
-  const view = { ...sent, leaves: expandLeaves(sent) };
-  const byGroup = leavesByGroup(view);
+/**
+ * The widget's parts, built once: head, heatmap, legend, status, notes, program, filter, the
+ * device panel, the leaf's diagram, the leaf table and the tooltip.
+ * @param {*} view the {@link MemoryView} with its leaves expanded
+ */
+function buildParts(view) {
   const root = element("div", "jdw-mem");
   keepKeys(root); // arrow keys move within the grid, not between cells
   const title = ["memory map", view.source, ...view.summary].join(" · ");
@@ -249,159 +250,207 @@ function render({ model, el }) {
   status.setAttribute("aria-live", "polite");
   const tooltip = element("div", "jdw-shw-tooltip"); // styled by sharding.css, loaded first
   tooltip.hidden = true;
-
   const filter = element("input", "jdw-mem-filter");
   filter.type = "search";
   filter.placeholder = "filter leaves by path";
   filter.setAttribute("aria-label", "filter leaves by path");
-
   const devicePanel = element("div", "jdw-mem-device");
   const diagram = element("div", "jdw-mem-diagram");
   const tableBox = element("div", "jdw-mem-leaves");
   root.append(head, scroll, drawLegend(view), status, drawNotes(view));
   if (view.program) root.append(drawProgram(view.program));
   root.append(filter, devicePanel, diagram, tableBox, tooltip);
-  el.append(root);
+  return { root, scroll, status, tooltip, filter, devicePanel, diagram, tableBox };
+}
 
+/**
+ * The heatmap's cells; the first one drawn is the grid's one tab stop.
+ * @param {HTMLElement} root
+ * @param {*} view
+ * @returns {Array<HTMLElement>}
+ */
+function cellNodesOf(root, view) {
   const cellNodes = [...root.querySelectorAll(".jdw-mem-cell")];
-  let sortKey = "per_device";
-  let descending = true;
   if (cellNodes.length) {
     const first = String(view.grid.cells[0][2]);
     cellNodes.find((node) => node.dataset.device === first).tabIndex = 0;
   }
+  return cellNodes;
+}
 
-  function showDevice() {
-    const index = model.get("device");
-    for (const node of cellNodes) {
-      node.classList.toggle("jdw-mem-on", Number(node.dataset.device) === index);
-    }
-    devicePanel.replaceChildren();
-    if (index < 0 || index >= view.devices.length) return;
-    const device = view.devices[index];
-    const every = deviceLeaves(view, index, byGroup);
-    const held = every.filter((entry) => matchesFilter(view.leaves[entry.leaf].path, filter.value));
-    const count =
-      held.length === every.length ? `${held.length}` : `${held.length} of ${every.length}`;
-    devicePanel.append(
-      element("div", "jdw-mem-title", `${device.tooltip[0]}: ${device.human} in ${count} leaves`),
-    );
-    const table = element("table", "jdw-mem-table");
-    const header = element("tr");
-    for (const name of ["path", "shard", "spec", "on this device"]) {
-      header.append(element("th", "", name));
-    }
-    table.append(header);
-    for (const entry of held.slice(0, ROW_LIMIT)) {
-      table.append(leafRow(view, entry.leaf, entry.bytes));
-    }
-    // A device running the program also holds XLA's temporaries and code, and its aliased
-    // bytes are counted once: these rows make the panel add up to the device's total.
-    if (view.program?.devices?.includes(index)) {
-      for (const [label, , human] of view.program.device_rows ?? []) {
-        const tr = element("tr", "jdw-mem-extra");
-        const what = element("td", "jdw-mem-dim", label);
-        what.colSpan = 3;
-        tr.append(what, element("td", "jdw-mem-num", human));
-        table.append(tr);
-      }
-    }
-    devicePanel.append(table);
-    if (held.length > ROW_LIMIT) {
-      const more = `first ${ROW_LIMIT} of ${held.length}; filter to narrow`;
-      devicePanel.append(element("div", "jdw-mem-dim", more));
+/**
+ * A header row of plain column names.
+ * @param {Array<string>} names
+ */
+function headerRow(names) {
+  const header = element("tr");
+  for (const name of names) {
+    header.append(element("th", "", name));
+  }
+  return header;
+}
+
+/**
+ * The picked device's table: its leaves (up to ROW_LIMIT) and, on a device that runs the
+ * program, the rows that make it add up to the device's total.
+ * @param {*} view
+ * @param {number} index
+ * @param {Array<{leaf: number, bytes: number}>} held
+ */
+function deviceTable(view, index, held) {
+  const table = element("table", "jdw-mem-table");
+  table.append(headerRow(["path", "shard", "spec", "on this device"]));
+  for (const entry of held.slice(0, ROW_LIMIT)) {
+    table.append(leafRow(view, entry.leaf, entry.bytes));
+  }
+  // A device running the program also holds XLA's temporaries and code, and its aliased
+  // bytes are counted once: these rows make the panel add up to the device's total.
+  if (view.program?.devices?.includes(index)) {
+    for (const [label, , human] of view.program.device_rows ?? []) {
+      const tr = element("tr", "jdw-mem-extra");
+      const what = element("td", "jdw-mem-dim", label);
+      what.colSpan = 3;
+      tr.append(what, element("td", "jdw-mem-num", human));
+      table.append(tr);
     }
   }
+  return table;
+}
 
-  function showLeaves() {
-    const order = sortedLeaves(view.leaves, sortKey, descending).filter((i) =>
-      matchesFilter(view.leaves[i].path, filter.value),
-    );
-    const table = element("table", "jdw-mem-table");
-    const header = element("tr");
-    for (const [name, key, firstDescending] of SORTS) {
-      const th = element("th");
-      if (key) {
-        const button = element("button", "jdw-mem-sort", name);
-        button.dataset.sort = key;
-        const active = key === sortKey;
-        th.setAttribute("aria-sort", active ? (descending ? "descending" : "ascending") : "none");
-        if (active) button.textContent = `${name} ${descending ? "▼" : "▲"}`;
-        button.addEventListener("click", () => {
-          descending = key === sortKey ? !descending : firstDescending;
-          sortKey = key;
-          showLeaves();
-          // the redrawn header's button takes the focus, so keys (Escape) still reach the map
-          tableBox.querySelector(`[data-sort="${key}"]`)?.focus();
-        });
-        th.append(button);
-      } else {
-        th.textContent = name;
-      }
-      header.append(th);
+/**
+ * Marks the picked device (`device`) on the map and lists its leaves that pass the filter.
+ * @param {*} model
+ * @param {*} view
+ * @param {*} byGroup the leaves by sharding group ({@link leavesByGroup})
+ * @param {ReturnType<typeof buildParts>} parts
+ * @param {Array<HTMLElement>} cellNodes
+ */
+function showDevice(model, view, byGroup, parts, cellNodes) {
+  const index = model.get("device");
+  for (const node of cellNodes) {
+    node.classList.toggle("jdw-mem-on", Number(node.dataset.device) === index);
+  }
+  const panel = parts.devicePanel;
+  panel.replaceChildren();
+  if (index < 0 || index >= view.devices.length) return;
+  const device = view.devices[index];
+  const every = deviceLeaves(view, index, byGroup);
+  const held = every.filter((entry) => matchesFilter(view.leaves[entry.leaf].path, parts.filter.value));
+  const count =
+    held.length === every.length ? `${held.length}` : `${held.length} of ${every.length}`;
+  panel.append(
+    element("div", "jdw-mem-title", `${device.tooltip[0]}: ${device.human} in ${count} leaves`),
+  );
+  panel.append(deviceTable(view, index, held));
+  if (held.length > ROW_LIMIT) {
+    const more = `first ${ROW_LIMIT} of ${held.length}; filter to narrow`;
+    panel.append(element("div", "jdw-mem-dim", more));
+  }
+}
+
+/**
+ * The leaf table's header: a sort button for each sortable column, marked with its order.
+ * @param {{sortKey: string, descending: boolean}} sort
+ * @param {function(string, boolean): void} resort called with a column's key and first order
+ */
+function sortHeader(sort, resort) {
+  const header = element("tr");
+  for (const [name, key, firstDescending] of SORTS) {
+    const th = element("th");
+    if (key) {
+      const button = element("button", "jdw-mem-sort", name);
+      button.dataset.sort = key;
+      const active = key === sort.sortKey;
+      const order = sort.descending ? "descending" : "ascending";
+      th.setAttribute("aria-sort", active ? order : "none");
+      if (active) button.textContent = `${name} ${sort.descending ? "▼" : "▲"}`;
+      button.addEventListener("click", () => resort(key, firstDescending));
+      th.append(button);
+    } else {
+      th.textContent = name;
     }
-    table.append(header);
-    for (const index of order.slice(0, ROW_LIMIT)) table.append(leafRow(view, index));
-    const counted = `leaves (${order.length} of ${view.leaves.length})`;
-    const title = element("div", "jdw-mem-title", counted);
-    const parts = [title, table];
-    if (view.flag_note) parts.push(element("div", "jdw-mem-dim", `⚠ ${view.flag_note}`));
-    if (order.length > ROW_LIMIT) {
-      parts.push(element("div", "jdw-mem-dim", `first ${ROW_LIMIT} rows; filter to narrow`));
-    }
-    tableBox.replaceChildren(...parts);
+    header.append(th);
   }
+  return header;
+}
 
-  let closeDiagram = null;
-  function showDiagram() {
-    if (closeDiagram) closeDiagram();
-    closeDiagram = null;
-    diagram.replaceChildren();
-    const leafView = model.get("leaf_view");
-    const index = model.get("leaf");
-    if (index < 0 || !leafView || leafView.leaf !== index) return;
-    diagram.append(element("div", "jdw-mem-title", `sharding of ${view.leaves[index].path}`));
-    const host = element("div");
-    diagram.append(host);
-    closeDiagram = sharding.render({
-      model: localModel({ view: leafView, selected: [], zoom: 1 }),
-      el: host,
-    });
+/**
+ * The table of every leaf that passes the filter, in the chosen order; a click on a column's
+ * button sorts by it (again: the other way) and keeps the focus on that button.
+ * @param {*} view
+ * @param {ReturnType<typeof buildParts>} parts
+ * @param {{sortKey: string, descending: boolean}} sort
+ */
+function showLeaves(view, parts, sort) {
+  const order = sortedLeaves(view.leaves, sort.sortKey, sort.descending).filter((i) =>
+    matchesFilter(view.leaves[i].path, parts.filter.value),
+  );
+  const table = element("table", "jdw-mem-table");
+  table.append(
+    sortHeader(sort, (key, firstDescending) => {
+      sort.descending = key === sort.sortKey ? !sort.descending : firstDescending;
+      sort.sortKey = key;
+      showLeaves(view, parts, sort);
+      // the redrawn header's button takes the focus, so keys (Escape) still reach the map
+      parts.tableBox.querySelector(`[data-sort="${key}"]`)?.focus();
+    }),
+  );
+  for (const index of order.slice(0, ROW_LIMIT)) table.append(leafRow(view, index));
+  const counted = `leaves (${order.length} of ${view.leaves.length})`;
+  const title = element("div", "jdw-mem-title", counted);
+  const rows = [title, table];
+  if (view.flag_note) rows.push(element("div", "jdw-mem-dim", `⚠ ${view.flag_note}`));
+  if (order.length > ROW_LIMIT) {
+    rows.push(element("div", "jdw-mem-dim", `first ${ROW_LIMIT} rows; filter to narrow`));
   }
+  parts.tableBox.replaceChildren(...rows);
+}
 
-  function deviceOf(target) {
-    const node = target.closest?.(".jdw-mem-cell");
-    return node && root.contains(node) ? Number(node.dataset.device) : null;
-  }
-
-  function describe(index) {
-    status.textContent = view.devices[index].tooltip.join(" · ");
-  }
-
-  function selectDevice(index) {
-    model.set("device", model.get("device") === index ? -1 : index);
-    model.save_changes();
-  }
-
-  scroll.addEventListener("click", (event) => {
-    const index = deviceOf(event.target);
-    if (index !== null) selectDevice(index);
+/**
+ * The picked leaf's sharding diagram, once its `leaf_view` has come; the last one is closed.
+ * @param {*} model
+ * @param {*} view
+ * @param {HTMLElement} diagram
+ * @param {{closeDiagram: (function(): void)|null}} state
+ */
+function showDiagram(model, view, diagram, state) {
+  if (state.closeDiagram) state.closeDiagram();
+  state.closeDiagram = null;
+  diagram.replaceChildren();
+  const leafView = model.get("leaf_view");
+  const index = model.get("leaf");
+  if (index < 0 || !leafView || leafView.leaf !== index) return;
+  diagram.append(element("div", "jdw-mem-title", `sharding of ${view.leaves[index].path}`));
+  const host = element("div");
+  diagram.append(host);
+  state.closeDiagram = sharding.render({
+    model: localModel({ view: leafView, selected: [], zoom: 1 }),
+    el: host,
   });
-  scroll.addEventListener("keydown", (event) => {
-    const index = deviceOf(event.target);
-    if (index === null) return;
+}
+
+/**
+ * The heatmap's events: a click picks a device, arrows move between cells, focus and hover
+ * describe a device (hover in a tooltip too).
+ * @param {*} model
+ * @param {*} view
+ * @param {ReturnType<typeof buildParts>} parts
+ * @param {Array<HTMLElement>} cellNodes
+ */
+function wireHeatmap(model, view, parts, cellNodes) {
+  const { root, scroll, status, tooltip } = parts;
+  const deviceOf = (target) => itemIndex(root, target, ".jdw-mem-cell", "device");
+  const describe = (index) => {
+    status.textContent = view.devices[index].tooltip.join(" · ");
+  };
+  onItem(scroll, "click", deviceOf, (index) => togglePick(model, "device", index));
+  onItem(scroll, "keydown", deviceOf, (index, event) => {
     const next = gridStep(view.grid, index, event.key);
     if (next === null || next === index) return;
     event.preventDefault();
-    const node = cellNodes.find((n) => Number(n.dataset.device) === next);
-    node.tabIndex = 0;
-    event.target.tabIndex = -1;
-    node.focus();
+    moveTabStop(event.target, cellNodes.find((n) => Number(n.dataset.device) === next));
   });
-  scroll.addEventListener("focusin", (event) => {
-    const index = deviceOf(event.target);
-    if (index !== null) describe(index);
-  });
+  onItem(scroll, "focusin", deviceOf, describe);
   scroll.addEventListener("pointermove", (event) => {
     const index = deviceOf(event.target);
     if (index === null) {
@@ -409,20 +458,20 @@ function render({ model, el }) {
       return;
     }
     describe(index);
-    tooltip.textContent = view.devices[index].tooltip.join("\n");
-    tooltip.hidden = false;
-    const box = root.getBoundingClientRect();
-    const place = tooltipPosition(
-      { x: event.clientX - box.left, y: event.clientY - box.top },
-      { width: tooltip.offsetWidth, height: tooltip.offsetHeight },
-      { width: box.width, height: Math.max(box.height, window.innerHeight - box.top) },
-    );
-    tooltip.style.left = `${place.left}px`;
-    tooltip.style.top = `${place.top}px`;
+    const text = view.devices[index].tooltip.join("\n");
+    showTooltip(tooltip, root, text, event.clientX, event.clientY);
   });
   scroll.addEventListener("pointerleave", () => {
     tooltip.hidden = true;
   });
+}
+
+/**
+ * The root's events: a click on a leaf's path picks the leaf; Escape picks nothing.
+ * @param {*} model
+ * @param {HTMLElement} root
+ */
+function wireRoot(model, root) {
   root.addEventListener("click", (event) => {
     const row = event.target.closest?.(".jdw-mem-leaf")?.closest("[data-leaf]");
     if (!row || !root.contains(row)) return;
@@ -435,22 +484,38 @@ function render({ model, el }) {
     model.set("leaf", -1);
     model.save_changes();
   });
-  filter.addEventListener("input", () => {
-    showDevice();
-    showLeaves();
-  });
+}
 
-  model.on("change:device", showDevice);
-  model.on("change:leaf_view", showDiagram);
-  model.on("change:leaf", showDiagram);
-  showDevice();
-  showLeaves();
-  showDiagram();
+/** Draws the model's `view` ({@link MemoryModel}) in `el`; picks set `device` and `leaf`. */
+function render({ model, el }) {
+  const sent = model.get("view");
+  const view = { ...sent, leaves: expandLeaves(sent) };
+  const byGroup = leavesByGroup(view);
+  const parts = buildParts(view);
+  el.append(parts.root);
+  const cellNodes = cellNodesOf(parts.root, view);
+  const sort = { sortKey: "per_device", descending: true };
+  const state = { closeDiagram: null };
+  const onDevice = () => showDevice(model, view, byGroup, parts, cellNodes);
+  const onLeaves = () => showLeaves(view, parts, sort);
+  const onDiagram = () => showDiagram(model, view, parts.diagram, state);
+  wireHeatmap(model, view, parts, cellNodes);
+  wireRoot(model, parts.root);
+  parts.filter.addEventListener("input", () => {
+    onDevice();
+    onLeaves();
+  });
+  const stop = listen(model, [
+    ["change:device", onDevice],
+    ["change:leaf_view", onDiagram],
+    ["change:leaf", onDiagram],
+  ]);
+  onDevice();
+  onLeaves();
+  onDiagram();
   return () => {
-    model.off("change:device", showDevice);
-    model.off("change:leaf_view", showDiagram);
-    model.off("change:leaf", showDiagram);
-    if (closeDiagram) closeDiagram();
+    stop();
+    if (state.closeDiagram) state.closeDiagram();
   };
 }
 

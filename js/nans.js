@@ -4,6 +4,7 @@
 import debuggerView from "./debugger.js";
 import { element } from "./dom.js";
 import { initialize } from "./live_link.js";
+import { listen } from "./widget_model.js";
 
 // The JSON the kernel sends (`view`), declared once here and once in
 // jaxdbg_widgets/nans/schema.py under the same names; a unit test checks that they agree.
@@ -146,12 +147,13 @@ export default {
         closeDebugger = debuggerView.render({ model: debuggerModel(model), el: pane });
       }
     };
-    model.on("change:view", update);
-    model.on("change:debugger", update);
+    const stop = listen(model, [
+      ["change:view", update],
+      ["change:debugger", update],
+    ]);
     update();
     return () => {
-      model.off("change:view", update);
-      model.off("change:debugger", update);
+      stop();
       closeDebugger?.();
     };
   },

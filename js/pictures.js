@@ -257,31 +257,65 @@ function drawDevices(picture) {
 }
 
 /**
- * One picture without a kernel to ask (the debugger's `p` results): title, summary, panels
- * with their shard boxes, legend; hovering names the index under the pointer in a tooltip.
+ * A picture's figure with its title and summary lines, which every layout starts with.
+ * @param {PictureView} picture
+ * @param {string} className
  */
-export function drawPicture(picture) {
-  const figure = element("figure", "jdw-pic-one jdw-pic");
+function pictureFigure(picture, className) {
+  const figure = element("figure", className);
   figure.append(
     element("figcaption", "jdw-pic-title", picture.title),
     element("div", "jdw-pic-sum", picture.summary.join("\n")),
   );
+  return figure;
+}
+
+/**
+ * The picture's body: its panels (and a note of the slices not drawn) beside its legend.
+ * @param {PictureView} picture
+ * @param {Array<HTMLElement>} holders the panels drawn
+ */
+function pictureBody(picture, holders) {
   const body = element("div", "jdw-pic-body");
   const panels = element("div", "jdw-pic-panels");
-  for (const panel of picture.panels) {
-    const { width, height } = panelSize(picture, panel);
-    const holder = element("div", "jdw-pic-panel");
-    if (panel.title) holder.append(element("div", "jdw-pic-ptitle", panel.title));
-    const frame = element("div", "jdw-pic-frame");
-    frame.tabIndex = 0;
-    frame.setAttribute("role", "img");
-    frame.setAttribute("aria-label", picture.label);
-    frame.style.width = `${width}px`;
-    frame.style.height = `${height}px`;
-    const img = element("img", "jdw-pic-img");
-    img.src = panel.png;
-    img.alt = "";
-    frameBool(picture, img);
+  panels.append(...holders);
+  if (picture.hidden) panels.append(element("div", "jdw-pic-note", `… ${picture.hidden} more slices`));
+  body.append(panels, drawSide(picture));
+  return body;
+}
+
+/**
+ * A panel's holder (with its slice title) and its focusable frame, sized as the panel is
+ * drawn, with the panel's image, not yet put in the frame.
+ * @param {PictureView} picture
+ * @param {PanelView} panel
+ * @param {string} label what a screen reader says of the frame
+ */
+function panelFrame(picture, panel, label) {
+  const { width, height } = panelSize(picture, panel);
+  const holder = element("div", "jdw-pic-panel");
+  if (panel.title) holder.append(element("div", "jdw-pic-ptitle", panel.title));
+  const frame = element("div", "jdw-pic-frame");
+  frame.tabIndex = 0;
+  frame.setAttribute("role", "img");
+  frame.setAttribute("aria-label", label);
+  frame.style.width = `${width}px`;
+  frame.style.height = `${height}px`;
+  const img = element("img", "jdw-pic-img");
+  img.src = panel.png;
+  img.alt = "";
+  frameBool(picture, img);
+  return { holder, frame, img, width, height };
+}
+
+/**
+ * One picture without a kernel to ask (the debugger's `p` results): title, summary, panels
+ * with their shard boxes, legend; hovering names the index under the pointer in a tooltip.
+ */
+export function drawPicture(picture) {
+  const figure = pictureFigure(picture, "jdw-pic-one jdw-pic");
+  const holders = picture.panels.map((panel) => {
+    const { holder, frame, img, width, height } = panelFrame(picture, panel, picture.label);
     frame.append(
       img,
       ...markRings(picture, panel),
@@ -292,11 +326,9 @@ export function drawPicture(picture) {
       frame.title = indexText(picture, panel, cell);
     });
     holder.append(frame);
-    panels.append(holder);
-  }
-  if (picture.hidden) panels.append(element("div", "jdw-pic-note", `… ${picture.hidden} more slices`));
-  body.append(panels, drawSide(picture));
-  figure.append(body);
+    return holder;
+  });
+  figure.append(pictureBody(picture, holders));
   return figure;
 }
 
@@ -326,187 +358,259 @@ function shardBox(picture, number, width) {
   return box;
 }
 
+/**
+ * Shows the tooltip with `text` near (x, y) in the widget.
+ * @param {HTMLElement} tip
+ * @param {string} text
+ * @param {number} x
+ * @param {number} y
+ */
+function showTip(tip, text, x, y) {
+  tip.textContent = text;
+  tip.style.left = `${x + 12}px`;
+  tip.style.top = `${y + 12}px`;
+  tip.hidden = false;
+}
+
+/** The key of one cell of one panel, to match a probe's answer to the hover that asked. */
+const probeKey = (p, k, cell) => `${p}/${k}/${cell.join(",")}`;
+
+/**
+ * What one drawn pictures widget shares between its panels and its probe listener: the model,
+ * the tooltip and the hovered cell (picture, panel, cell and the key of the probe it waits for).
+ * @param {*} model
+ */
+function newSession(model) {
+  const tip = element("div", "jdw-pic-tip");
+  tip.hidden = true;
+  return { model, tip, hover: /** @type {*} */ (null) };
+}
+
+/**
+ * Shows the hovered cell's index and value: known in the panel, already probed, unknowable
+ * offline, or asked of the kernel (`probe`), whose answer `showProbe` shows.
+ * @param {ReturnType<typeof newSession>} session
+ * @param {number} p the picture
+ * @param {number} k the panel
+ * @param {Array<number>} cell
+ * @param {HTMLElement} frame
+ * @param {number} x
+ * @param {number} y
+ */
+function hoverCell(session, p, k, cell, frame, x, y) {
+  const { model, tip } = session;
+  const picture = model.get("view").pictures[p];
+  const panel = picture.panels[k];
+  const where = indexText(picture, panel, cell);
+  const known = inlineValue(picture, panel, cell);
+  const key = probeKey(p, k, cell);
+  const hover = { p, k, cell, key, where, x: (frame.offsetLeft || 0) + x, y: (frame.offsetTop || 0) + y };
+  session.hover = hover;
+  const probe = model.get("probe");
+  const answered =
+    probe && probe.picture === p && probe.panel === k && probeKey(p, k, cellOf(picture, probe)) === key;
+  if (known !== null) {
+    showTip(tip, `${where} = ${known}`, hover.x, hover.y);
+  } else if (answered) {
+    showTip(tip, `${where} = ${probe.text}`, hover.x, hover.y);
+  } else if (model.offline) {
+    showTip(tip, `${where}: ${OFFLINE_VALUE}`, hover.x, hover.y);
+  } else {
+    showTip(tip, `${where} = …`, hover.x, hover.y);
+    model.send({ event: "probe", picture: p, panel: k, index: cell });
+  }
+}
+
+/**
+ * The probe's answer, shown where it answers the cell still hovered.
+ * @param {ReturnType<typeof newSession>} session
+ */
+function showProbe(session) {
+  const { model, hover } = session;
+  const probe = model.get("probe");
+  if (!hover || !("text" in probe) || probe.picture !== hover.p || probe.panel !== hover.k) return;
+  const picture = model.get("view").pictures[hover.p];
+  if (probeKey(probe.picture, probe.panel, cellOf(picture, probe)) !== hover.key) return;
+  showTip(session.tip, `${hover.where} = ${probe.text}`, hover.x, hover.y);
+}
+
+/**
+ * A panel's pointer and keys: hover (or arrows) shows a cell, a click (or Enter) picks the
+ * shard under it, Escape hides the tooltip.
+ * @param {ReturnType<typeof newSession>} session
+ * @param {{p: number, k: number, picture: PictureView, frame: HTMLElement, width: number, height: number}} at
+ * @param {function(number): void} pick lights a shard's boxes and devices
+ */
+function wirePanel(session, at, pick) {
+  const { p, k, picture, frame, width, height } = at;
+  const panel = picture.panels[k];
+  const pointer = (event) => cellAt(event.offsetX, event.offsetY, width, height, picture.grid);
+  frame.addEventListener("mousemove", (event) => {
+    const x = event.offsetX;
+    const y = event.offsetY;
+    hoverCell(session, p, k, pointer(event), frame, x, y);
+  });
+  frame.addEventListener("mouseleave", () => {
+    session.tip.hidden = true;
+    session.hover = null;
+  });
+  frame.addEventListener("click", (event) => pick(shardAt(picture, panel, pointer(event))));
+  let cursor = null;
+  frame.addEventListener("keydown", (event) => {
+    if (event.key === "Escape") {
+      session.tip.hidden = true;
+      return;
+    }
+    if ((event.key === "Enter" || event.key === " ") && cursor) {
+      pick(shardAt(picture, panel, cursor));
+      event.preventDefault();
+      return;
+    }
+    const next = moveCell(cursor ?? [0, 0], event.key, picture.grid, picture.factor);
+    if (!next) return;
+    cursor = cursor ? next : [0, 0];
+    const [x, y] = pointOf(cursor, width, height, picture.grid);
+    hoverCell(session, p, k, cursor, frame, x, y);
+    event.preventDefault();
+    event.stopPropagation();
+  });
+}
+
+/**
+ * What is drawn under a panel: a strip's line chart, and the size of the grid.
+ * @param {PictureView} picture
+ * @param {number} width
+ * @returns {Array<Element>}
+ */
+function panelFooter(picture, width) {
+  const below = [];
+  if (picture.line) {
+    const svg = svgElement("svg", { width, height: 80, class: "jdw-pic-line" });
+    for (const points of lineRuns(picture.line, width, 80)) {
+      svg.append(svgElement("polyline", { points }));
+    }
+    below.push(svg);
+  }
+  const [rows, cols] = picture.grid;
+  const axis = picture.layout === "strip" ? `${cols} values` : `${rows} rows × ${cols} columns`;
+  below.push(element("div", "jdw-pic-note", axis));
+  return below;
+}
+
+/**
+ * Panel `k` of picture `p`: its image, rings and shard boxes (pushed to `boxes`, which a pick
+ * marks), its events and what is drawn under it.
+ * @param {ReturnType<typeof newSession>} session
+ * @param {number} p
+ * @param {PictureView} picture
+ * @param {number} k
+ * @param {{light: function(number): void}} devices the picture's device strip
+ * @param {Array<HTMLElement>} boxes
+ */
+function drawPanel(session, p, picture, k, devices, boxes) {
+  const panel = picture.panels[k];
+  const label = panel.title ? `${picture.label}, slice ${panel.title}` : picture.label;
+  const { holder, frame, img, width, height } = panelFrame(picture, panel, label);
+  img.width = width;
+  img.height = height;
+  frame.append(img, ...markRings(picture, panel));
+  for (const number of panel.shards) {
+    const box = shardBox(picture, number, width);
+    boxes.push(box);
+    frame.append(box);
+  }
+  const pick = (number) => {
+    for (const box of boxes) box.classList.toggle("jdw-pic-picked", box.dataset.shard === String(number));
+    devices.light(number);
+  };
+  wirePanel(session, { p, k, picture, frame, width, height }, pick);
+  holder.append(frame, ...panelFooter(picture, width));
+  return holder;
+}
+
+/**
+ * A slider per leading dimension; a change asks the kernel for that slice (`slide`).
+ * Offline, the sliders are shown but disabled.
+ * @param {*} model
+ * @param {number} p
+ * @param {PictureView} picture
+ */
+function drawSliders(model, p, picture) {
+  const box = element("div", "jdw-pic-sliders");
+  const inputs = picture.sliders.map((slider) => {
+    const label = element("label", "jdw-pic-slider");
+    const input = element("input", "");
+    input.type = "range";
+    input.min = "0";
+    input.max = String(slider.size - 1);
+    input.value = String(slider.value);
+    input.setAttribute("aria-label", `dim ${slider.dim}`);
+    if (model.offline) {
+      input.disabled = true;
+      input.title = OFFLINE_SLIDER;
+    }
+    const shown = element("span", "", `dim ${slider.dim}: ${slider.value} of ${slider.size}`);
+    label.append(shown, input);
+    box.append(label);
+    return input;
+  });
+  for (const input of inputs) {
+    input.addEventListener("change", () => {
+      const index = inputs.map((i) => Number(i.value));
+      model.send({ event: "slide", picture: p, panel: 0, index });
+    });
+  }
+  return box;
+}
+
+/**
+ * Picture `p`'s figure: a scalar's value, or sliders, panels, legend and device strip.
+ * @param {ReturnType<typeof newSession>} session
+ * @param {PictureView} picture
+ * @param {number} p
+ */
+function drawFigure(session, picture, p) {
+  const figure = pictureFigure(picture, "jdw-pic-one");
+  if (picture.layout === "scalar") {
+    const value = element("div", "jdw-pic-scalar", picture.scalar);
+    value.tabIndex = 0;
+    value.setAttribute("aria-label", picture.label);
+    figure.append(value);
+    return figure;
+  }
+  const devices = drawDevices(picture);
+  const boxes = [];
+  const holders = picture.panels.map((_, k) => drawPanel(session, p, picture, k, devices, boxes));
+  const body = pictureBody(picture, holders);
+  if (picture.sliders.length) figure.append(drawSliders(session.model, p, picture));
+  figure.append(body);
+  if (picture.shards.length) figure.append(devices.strip);
+  return figure;
+}
+
+/**
+ * Every picture of the view, the tooltip, and a note of the arrays not drawn.
+ * @param {ReturnType<typeof newSession>} session
+ * @param {HTMLElement} root
+ */
+function drawAll(session, root) {
+  const view = session.model.get("view");
+  const figures = view.pictures.map((picture, p) => drawFigure(session, picture, p));
+  root.replaceChildren(...figures, session.tip);
+  if (view.skipped.length) root.append(element("div", "jdw-pic-note", `not drawn: ${view.skipped.join(", ")}`));
+  session.tip.hidden = true;
+}
+
 /** Draws the model's `view` ({@link PicturesModel}) in `el`. */
 function render({ model, el }) {
   const root = element("div", "jdw-pic");
   keepKeys(root); // arrow keys move within a picture
-  const tip = element("div", "jdw-pic-tip");
-  tip.hidden = true;
-  /** The hovered cell: picture, panel, cell and the key of the probe it waits for. */
-  let hover = null;
-
-  const showTip = (text, x, y) => {
-    tip.textContent = text;
-    tip.style.left = `${x + 12}px`;
-    tip.style.top = `${y + 12}px`;
-    tip.hidden = false;
-  };
-
-  const probeKey = (p, k, cell) => `${p}/${k}/${cell.join(",")}`;
-
-  const hoverCell = (p, k, cell, frame, x, y) => {
-    const picture = model.get("view").pictures[p];
-    const panel = picture.panels[k];
-    const where = indexText(picture, panel, cell);
-    const known = inlineValue(picture, panel, cell);
-    const key = probeKey(p, k, cell);
-    hover = { p, k, cell, key, where, x: (frame.offsetLeft || 0) + x, y: (frame.offsetTop || 0) + y };
-    const probe = model.get("probe");
-    const answered =
-      probe && probe.picture === p && probe.panel === k && probeKey(p, k, cellOf(picture, probe)) === key;
-    if (known !== null) {
-      showTip(`${where} = ${known}`, hover.x, hover.y);
-    } else if (answered) {
-      showTip(`${where} = ${probe.text}`, hover.x, hover.y);
-    } else if (model.offline) {
-      showTip(`${where}: ${OFFLINE_VALUE}`, hover.x, hover.y);
-    } else {
-      showTip(`${where} = …`, hover.x, hover.y);
-      model.send({ event: "probe", picture: p, panel: k, index: cell });
-    }
-  };
-
-  const drawPanel = (p, picture, k, devices, boxes) => {
-    const panel = picture.panels[k];
-    const { width, height } = panelSize(picture, panel);
-    const holder = element("div", "jdw-pic-panel");
-    if (panel.title) holder.append(element("div", "jdw-pic-ptitle", panel.title));
-    const frame = element("div", "jdw-pic-frame");
-    frame.tabIndex = 0;
-    frame.setAttribute("role", "img");
-    frame.setAttribute("aria-label", panel.title ? `${picture.label}, slice ${panel.title}` : picture.label);
-    frame.style.width = `${width}px`;
-    frame.style.height = `${height}px`;
-    const img = element("img", "jdw-pic-img");
-    img.src = panel.png;
-    img.alt = "";
-    frameBool(picture, img);
-    img.width = width;
-    img.height = height;
-    frame.append(img, ...markRings(picture, panel));
-    for (const number of panel.shards) {
-      const box = shardBox(picture, number, width);
-      boxes.push(box);
-      frame.append(box);
-    }
-    const pick = (number) => {
-      for (const box of boxes) box.classList.toggle("jdw-pic-picked", box.dataset.shard === String(number));
-      devices.light(number);
-    };
-    const pointer = (event) => cellAt(event.offsetX, event.offsetY, width, height, picture.grid);
-    frame.addEventListener("mousemove", (event) => {
-      const x = event.offsetX;
-      const y = event.offsetY;
-      hoverCell(p, k, pointer(event), frame, x, y);
-    });
-    frame.addEventListener("mouseleave", () => {
-      tip.hidden = true;
-      hover = null;
-    });
-    frame.addEventListener("click", (event) => pick(shardAt(picture, panel, pointer(event))));
-    let cursor = null;
-    frame.addEventListener("keydown", (event) => {
-      if (event.key === "Escape") {
-        tip.hidden = true;
-        return;
-      }
-      if ((event.key === "Enter" || event.key === " ") && cursor) {
-        pick(shardAt(picture, panel, cursor));
-        event.preventDefault();
-        return;
-      }
-      const next = moveCell(cursor ?? [0, 0], event.key, picture.grid, picture.factor);
-      if (!next) return;
-      cursor = cursor ? next : [0, 0];
-      const [x, y] = pointOf(cursor, width, height, picture.grid);
-      hoverCell(p, k, cursor, frame, x, y);
-      event.preventDefault();
-      event.stopPropagation();
-    });
-    holder.append(frame);
-    if (picture.line) {
-      const svg = svgElement("svg", { width, height: 80, class: "jdw-pic-line" });
-      for (const points of lineRuns(picture.line, width, 80)) {
-        svg.append(svgElement("polyline", { points }));
-      }
-      holder.append(svg);
-    }
-    const [rows, cols] = picture.grid;
-    const axis = picture.layout === "strip" ? `${cols} values` : `${rows} rows × ${cols} columns`;
-    holder.append(element("div", "jdw-pic-note", axis));
-    return holder;
-  };
-
-  const drawSliders = (p, picture) => {
-    const box = element("div", "jdw-pic-sliders");
-    const inputs = picture.sliders.map((slider) => {
-      const label = element("label", "jdw-pic-slider");
-      const input = element("input", "");
-      input.type = "range";
-      input.min = "0";
-      input.max = String(slider.size - 1);
-      input.value = String(slider.value);
-      input.setAttribute("aria-label", `dim ${slider.dim}`);
-      if (model.offline) {
-        input.disabled = true;
-        input.title = OFFLINE_SLIDER;
-      }
-      const shown = element("span", "", `dim ${slider.dim}: ${slider.value} of ${slider.size}`);
-      label.append(shown, input);
-      box.append(label);
-      return input;
-    });
-    for (const input of inputs) {
-      input.addEventListener("change", () => {
-        const index = inputs.map((i) => Number(i.value));
-        model.send({ event: "slide", picture: p, panel: 0, index });
-      });
-    }
-    return box;
-  };
-
-  const draw = () => {
-    const view = model.get("view");
-    const figures = view.pictures.map((picture, p) => {
-      const figure = element("figure", "jdw-pic-one");
-      figure.append(
-        element("figcaption", "jdw-pic-title", picture.title),
-        element("div", "jdw-pic-sum", picture.summary.join("\n")),
-      );
-      if (picture.layout === "scalar") {
-        const value = element("div", "jdw-pic-scalar", picture.scalar);
-        value.tabIndex = 0;
-        value.setAttribute("aria-label", picture.label);
-        figure.append(value);
-        return figure;
-      }
-      const devices = drawDevices(picture);
-      const boxes = [];
-      const body = element("div", "jdw-pic-body");
-      const panels = element("div", "jdw-pic-panels");
-      picture.panels.forEach((_, k) => panels.append(drawPanel(p, picture, k, devices, boxes)));
-      if (picture.hidden) panels.append(element("div", "jdw-pic-note", `… ${picture.hidden} more slices`));
-      body.append(panels, drawSide(picture));
-      if (picture.sliders.length) figure.append(drawSliders(p, picture));
-      figure.append(body);
-      if (picture.shards.length) figure.append(devices.strip);
-      return figure;
-    });
-    root.replaceChildren(...figures, tip);
-    if (view.skipped.length) root.append(element("div", "jdw-pic-note", `not drawn: ${view.skipped.join(", ")}`));
-    tip.hidden = true;
-  };
-
+  const session = newSession(model);
+  const draw = () => drawAll(session, root);
   draw();
   el.replaceChildren(root);
   model.on("change:view", draw);
-  model.on("change:probe", () => {
-    const probe = model.get("probe");
-    if (!hover || !("text" in probe) || probe.picture !== hover.p || probe.panel !== hover.k) return;
-    const picture = model.get("view").pictures[hover.p];
-    if (probeKey(probe.picture, probe.panel, cellOf(picture, probe)) !== hover.key) return;
-    showTip(`${hover.where} = ${probe.text}`, hover.x, hover.y);
-  });
+  model.on("change:probe", () => showProbe(session));
 }
 
 /** The [row, col] of a probe's full index (the last two entries; a strip's only one). */

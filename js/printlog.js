@@ -3,6 +3,7 @@ import { columnsFor, debounce, matchingRows, rowCells, statusLine } from "./prin
 import { element, keepKeys } from "./dom.js";
 import { initialize } from "./live_link.js";
 import { drawPicture } from "./pictures.js";
+import { listen, togglePick } from "./widget_model.js";
 
 // The JSON the kernel sends (`rows`, `stats`) and the filter the widget sets, declared once here
 // and once in jaxdbg_widgets/notebook/printlog_schema.py under the same names; a unit test
@@ -96,8 +97,12 @@ function buildPictures(pictures, columns) {
   return tr;
 }
 
-/** Draws the model's rows ({@link PrintLogModel}) in `el`; the filter box sets `query`. */
-function render({ model, el }) {
+/**
+ * The widget's parts: the filter box (holding the model's query), the status line and the
+ * scrolling table with its header.
+ * @param {*} model
+ */
+function buildParts(model) {
   const root = element("div", "jaxdbg-printlog");
   keepKeys(root);
   const filter = element("input", "jaxdbg-printlog-filter");
@@ -108,17 +113,24 @@ function render({ model, el }) {
   const scroller = element("div", "jaxdbg-printlog-scroll");
   const table = element("table", "jaxdbg-printlog-table");
   const body = element("tbody");
-  let columns = columnsFor([]);
+  const columns = columnsFor([]);
   const head = element("thead");
   head.appendChild(headRow(columns));
   table.append(head, body);
   scroller.appendChild(table);
   root.append(filter, status, scroller);
-  el.appendChild(root);
+  return { root, filter, status, scroller, head, body, columns };
+}
 
-  // A saved log has no kernel to filter it: the page filters the rows the output carries.
+/**
+ * Sets `query` a moment after the typing stops. A saved log has no kernel to filter it: the
+ * page filters the rows the output carries.
+ * @param {*} model
+ * @returns {function(string): void}
+ */
+function querySender(model) {
   const carried = model.offline ? { rows: model.get("rows") ?? [], stats: model.get("stats") } : null;
-  const sendQuery = debounce((value) => {
+  return debounce((value) => {
     if (carried) {
       const rows = matchingRows(carried.rows, value);
       model.set("stats", { ...carried.stats, matched: value ? rows.length : carried.stats.matched });
@@ -127,59 +139,68 @@ function render({ model, el }) {
     model.set("query", value);
     model.save_changes();
   }, FILTER_DELAY_MS);
-  filter.addEventListener("input", () => sendQuery(filter.value));
-  const toggle = (index) => {
-    model.set("expanded", model.get("expanded") === index ? -1 : index);
-    model.save_changes();
-  };
+}
 
-  const update = () => {
-    const rows = model.get("rows") ?? [];
-    const atBottom = scroller.scrollTop + scroller.clientHeight >= scroller.scrollHeight - 4;
-    const expanded = model.get("expanded");
-    const pictures = model.get("pictures");
-    const wanted = columnsFor(rows);
-    if (wanted.length !== columns.length) {
-      columns = wanted;
-      head.replaceChildren(headRow(columns));
-    }
-    let openedRow = null;
-    body.replaceChildren(
-      ...rows.flatMap((row) => {
-        const tr = buildRow(row, columns, expanded, toggle);
-        const open = row.index === expanded && pictures && pictures.index === row.index;
-        if (open) openedRow = tr;
-        return open ? [tr, buildPictures(pictures, columns)] : [tr];
-      }),
-    );
-    status.textContent = statusLine(model.get("stats"), rows.length);
-    scroller.classList.toggle("jaxdbg-drawn", openedRow !== null);
-    if (openedRow) {
-      // the expanded print's own row at the top, just under the sticky header, its pictures below
-      scroller.scrollTop = Math.max(0, openedRow.offsetTop - head.offsetHeight);
-    } else if (atBottom) {
-      scroller.scrollTop = scroller.scrollHeight;
-    }
-  };
+/**
+ * Draws the rows (and the expanded print's pictures) and the status line; the table stays
+ * scrolled to the bottom, or to the print just expanded.
+ * @param {*} model
+ * @param {ReturnType<typeof buildParts>} parts
+ * @param {function(number): void} toggle expands or folds a print
+ */
+function update(model, parts, toggle) {
+  const { scroller, head, body } = parts;
+  const rows = model.get("rows") ?? [];
+  const atBottom = scroller.scrollTop + scroller.clientHeight >= scroller.scrollHeight - 4;
+  const expanded = model.get("expanded");
+  const pictures = model.get("pictures");
+  const wanted = columnsFor(rows);
+  if (wanted.length !== parts.columns.length) {
+    parts.columns = wanted;
+    head.replaceChildren(headRow(parts.columns));
+  }
+  let openedRow = null;
+  body.replaceChildren(
+    ...rows.flatMap((row) => {
+      const tr = buildRow(row, parts.columns, expanded, toggle);
+      const open = row.index === expanded && pictures && pictures.index === row.index;
+      if (open) openedRow = tr;
+      return open ? [tr, buildPictures(pictures, parts.columns)] : [tr];
+    }),
+  );
+  parts.status.textContent = statusLine(model.get("stats"), rows.length);
+  scroller.classList.toggle("jaxdbg-drawn", openedRow !== null);
+  if (openedRow) {
+    // the expanded print's own row at the top, just under the sticky header, its pictures below
+    scroller.scrollTop = Math.max(0, openedRow.offsetTop - head.offsetHeight);
+  } else if (atBottom) {
+    scroller.scrollTop = scroller.scrollHeight;
+  }
+}
+
+/** Draws the model's rows ({@link PrintLogModel}) in `el`; the filter box sets `query`. */
+function render({ model, el }) {
+  const parts = buildParts(model);
+  el.appendChild(parts.root);
+  const { filter } = parts;
+  const sendQuery = querySender(model);
+  filter.addEventListener("input", () => sendQuery(filter.value));
+  const toggle = (index) => togglePick(model, "expanded", index);
+  const redraw = () => update(model, parts, toggle);
   const syncFilter = () => {
     if (document.activeElement !== filter) {
       filter.value = model.get("query") ?? "";
     }
   };
-  model.on("change:rows", update);
-  model.on("change:stats", update);
-  model.on("change:query", syncFilter);
-  model.on("change:pictures", update);
-  model.on("change:expanded", update);
-  update();
-
-  return () => {
-    model.off("change:rows", update);
-    model.off("change:stats", update);
-    model.off("change:query", syncFilter);
-    model.off("change:pictures", update);
-    model.off("change:expanded", update);
-  };
+  const stop = listen(model, [
+    ["change:rows", redraw],
+    ["change:stats", redraw],
+    ["change:query", syncFilter],
+    ["change:pictures", redraw],
+    ["change:expanded", redraw],
+  ]);
+  redraw();
+  return stop;
 }
 
 export default { initialize, render };

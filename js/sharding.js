@@ -11,9 +11,9 @@ import {
   selectionSummary,
   steppedZoom,
   toggledSelection,
-  tooltipPosition,
 } from "./sharding_grid.js";
-import { element, keepKeys } from "./dom.js";
+import { element, keepKeys, showTooltip } from "./dom.js";
+import { listen } from "./widget_model.js";
 
 // The JSON the kernel sends (`view`) and the traits the widget sets, declared once here and once
 // in jaxdbg_widgets/sharding/schema.py under the same names; a unit test checks that they agree.
@@ -87,14 +87,8 @@ function drawLegend(view, cells) {
   return legend;
 }
 
-/** Draws the model's `view` ({@link ShardingModel}) in `el`; clicks and zoom set its traits. */
-function render({ model, el }) {
-  const view = model.get("view");
-  const cells = cellRecords(view.cells, view.tips, view.process_edges ?? []);
-  const root = element("div", "jdw-shw");
-  keepKeys(root);
-  root.tabIndex = 0;
-  const head = element("div", "jdw-shw-head", [view.kind, ...view.summary].join(" · "));
+/** The zoom bar: −, the zoom, +, fit, and the selection's status line. */
+function buildBar() {
   const bar = element("div", "jdw-shw-bar");
   const zoomOut = element("button", "", "−");
   const zoomLabel = element("span", "jdw-shw-zoomval");
@@ -105,6 +99,21 @@ function render({ model, el }) {
   zoomIn.title = "zoom in (ctrl + wheel)";
   fit.title = "fit the width";
   bar.append(zoomOut, zoomLabel, zoomIn, fit, status);
+  return { bar, zoomOut, zoomLabel, zoomIn, fit, status };
+}
+
+/**
+ * The widget's parts: head, zoom bar, the grid's surface (elements, or canvases past
+ * CANVAS_CELLS shards) in its scroll box, the legend and the tooltip.
+ * @param {ShardingView} view
+ * @param {Array<*>} cells the shards' records ({@link cellRecords})
+ */
+function buildParts(view, cells) {
+  const root = element("div", "jdw-shw");
+  keepKeys(root);
+  root.tabIndex = 0;
+  const head = element("div", "jdw-shw-head", [view.kind, ...view.summary].join(" · "));
+  const bar = buildBar();
   const scroll = element("div", "jdw-shw-scroll");
   const zoomed = element("div", "jdw-shw-zoom");
   const surface =
@@ -112,122 +121,149 @@ function render({ model, el }) {
     cellSurface(view, cells);
   zoomed.append(...surface.figures);
   scroll.append(zoomed);
-  let compact = false;
   const tooltip = element("div", "jdw-shw-tooltip");
   tooltip.hidden = true;
   const legend = drawLegend(view, cells);
-  root.append(head, bar, scroll, legend, tooltip);
-  el.append(root);
-
+  root.append(head, bar.bar, scroll, legend, tooltip);
   const chips = [...legend.querySelectorAll("[data-cell]")];
+  return { ...bar, root, scroll, zoomed, surface, tooltip, chips };
+}
 
-  function showSelection() {
-    const selected = model.get("selected");
-    const lit = new Set(cellsHolding(cells, selected));
-    root.classList.toggle("jdw-shw-selecting", selected.length > 0);
-    for (const chip of chips) {
-      chip.classList.toggle("jdw-shw-on", lit.has(Number(chip.dataset.cell)));
-    }
-    surface.select(lit);
-    status.textContent = selectionSummary(cells, selected);
+/**
+ * Lights the shards of the selected devices (`selected`) in the grid and the legend.
+ * @param {*} model
+ * @param {Array<*>} cells
+ * @param {ReturnType<typeof buildParts>} parts
+ */
+function showSelection(model, cells, parts) {
+  const selected = model.get("selected");
+  const lit = new Set(cellsHolding(cells, selected));
+  parts.root.classList.toggle("jdw-shw-selecting", selected.length > 0);
+  for (const chip of parts.chips) {
+    chip.classList.toggle("jdw-shw-on", lit.has(Number(chip.dataset.cell)));
   }
+  parts.surface.select(lit);
+  parts.status.textContent = selectionSummary(cells, selected);
+}
 
-  let sizedOnce = false;
-  function showZoom() {
-    const zoom = model.get("zoom");
-    zoomed.style.fontSize = `calc(var(--jp-code-font-size, 13px) * ${zoom})`;
-    zoomLabel.textContent = `${Math.round(zoom * 100)}%`;
-    // Until the output's first size is known the grid is neither laid out nor drawn: that
-    // first size fits it, so nothing is drawn at a zoom about to change.
-    if (sizedOnce) surface.resize();
-  }
+/**
+ * Sizes the grid at the model's `zoom`.
+ * @param {*} model
+ * @param {ReturnType<typeof buildParts>} parts
+ * @param {{sizedOnce: boolean}} state
+ */
+function showZoom(model, parts, state) {
+  const zoom = model.get("zoom");
+  parts.zoomed.style.fontSize = `calc(var(--jp-code-font-size, 13px) * ${zoom})`;
+  parts.zoomLabel.textContent = `${Math.round(zoom * 100)}%`;
+  // Until the output's first size is known the grid is neither laid out nor drawn: that
+  // first size fits it, so nothing is drawn at a zoom about to change.
+  if (state.sizedOnce) parts.surface.resize();
+}
 
-  function setZoom(zoom) {
+/**
+ * Setting the zoom: a step in or out, compact labels, and the zoom that fits the width.
+ * @param {*} model
+ * @param {ReturnType<typeof buildParts>} parts
+ * @param {{compact: boolean}} state
+ */
+function zoomActions(model, parts, state) {
+  const { root, surface, zoomed, scroll } = parts;
+  const setZoom = (zoom) => {
     model.set("zoom", zoom);
     model.save_changes();
-  }
-
+  };
   // Zoomed out to fit, labels wrap at spaces so columns stay narrow and text stays readable.
-  function setCompact(on) {
-    if (on === compact) return;
-    compact = on;
+  const setCompact = (on) => {
+    if (on === state.compact) return;
+    state.compact = on;
     root.classList.toggle("jdw-shw-compact", on);
     surface.setCompact(on);
-  }
-
-  function stepZoom(direction) {
+  };
+  const stepZoom = (direction) => {
     const zoom = steppedZoom(model.get("zoom"), direction);
     if (zoom >= 1) setCompact(false);
     setZoom(zoom);
-  }
+  };
+  // Two widths measured at two zooms give the zoom that fits (see `refinedFit`); each reading
+  // lays out the grid at once, so the fitted grid is drawn in the next frame.
+  const fitWidth = () => {
+    if (zoomed.scrollWidth > scroll.clientWidth) setCompact(true);
+    const before = { zoom: model.get("zoom"), width: zoomed.scrollWidth };
+    const first = fitZoom(before.zoom, before.width, scroll.clientWidth);
+    setZoom(first);
+    const width = zoomed.scrollWidth;
+    if (width <= scroll.clientWidth) return;
+    setZoom(refinedFit(before.zoom, before.width, first, width, scroll.clientWidth));
+  };
+  return { stepZoom, fitWidth };
+}
 
-  function toggle(index) {
-    model.set("selected", toggledSelection(model.get("selected"), cells[index].devices));
-    model.save_changes();
-  }
+/**
+ * Selecting: a shard's devices toggled in `selected`, or none.
+ * @param {*} model
+ * @param {Array<*>} cells
+ */
+function selectActions(model, cells) {
+  return {
+    toggle(index) {
+      model.set("selected", toggledSelection(model.get("selected"), cells[index].devices));
+      model.save_changes();
+    },
+    clear() {
+      model.set("selected", []);
+      model.save_changes();
+    },
+  };
+}
 
-  function clear() {
-    model.set("selected", []);
-    model.save_changes();
-  }
-
-  function showTooltip(index, x, y) {
-    tooltip.textContent = cells[index].tooltip;
-    tooltip.hidden = false;
-    const box = root.getBoundingClientRect();
-    const place = tooltipPosition(
-      { x: x - box.left, y: y - box.top },
-      { width: tooltip.offsetWidth, height: tooltip.offsetHeight },
-      { width: box.width, height: Math.max(box.height, window.innerHeight - box.top) },
-    );
-    tooltip.style.left = `${place.left}px`;
-    tooltip.style.top = `${place.top}px`;
-  }
-
-  function showTooltipAt(node) {
+/**
+ * The tooltip of a shard at a client point, or beside a focused cell.
+ * @param {Array<*>} cells
+ * @param {ReturnType<typeof buildParts>} parts
+ */
+function tooltips(cells, parts) {
+  const at = (index, x, y) => showTooltip(parts.tooltip, parts.root, cells[index].tooltip, x, y);
+  const beside = (node) => {
     const rect = node.getBoundingClientRect();
-    showTooltip(Number(node.dataset.cell), rect.right, rect.bottom);
-  }
+    at(Number(node.dataset.cell), rect.right, rect.bottom);
+  };
+  return { at, beside };
+}
 
+/**
+ * Whether `node` is a grid cell of this widget.
+ * @param {HTMLElement} root
+ * @param {*} node
+ */
+function isCell(root, node) {
+  if (!(node instanceof Element) || !root.contains(node)) return false;
+  return node.getAttribute("role") === "gridcell";
+}
+
+/**
+ * Clicks select (a legend entry or a cell), Escape clears; focus and pointer show the tooltip.
+ * @param {ReturnType<typeof buildParts>} parts
+ * @param {ReturnType<typeof selectActions>} select
+ * @param {ReturnType<typeof tooltips>} tip
+ */
+function wirePointer(parts, select, tip) {
+  const { root, scroll, surface, tooltip, chips } = parts;
   // The shard a click or a pointer is on: a legend entry, or a cell of the grid.
-  function cellOf(event) {
+  const cellOf = (event) => {
     const chip = event.target.closest?.(".jdw-shw-chip");
     if (chip && chips.includes(chip)) return Number(chip.dataset.cell);
     return surface.cellAt(event);
-  }
-
-  function isCell(node) {
-    if (!(node instanceof Element) || !root.contains(node)) return false;
-    return node.getAttribute("role") === "gridcell";
-  }
-
+  };
   root.addEventListener("click", (event) => {
     const index = cellOf(event);
-    if (index !== null) toggle(index);
+    if (index !== null) select.toggle(index);
   });
   root.addEventListener("keydown", (event) => {
-    if (event.key === "Escape") clear();
+    if (event.key === "Escape") select.clear();
   });
-  // Keys on a focused cell are the grid's: taken at the window, before the notebook's own
-  // shortcuts (Notebook 7 binds the arrows and Enter for its cells) can act on them.
-  function onCellKey(event) {
-    const node = event.target;
-    if (!isCell(node)) return;
-    if (event.key === "Enter" || event.key === " ") {
-      toggle(Number(node.dataset.cell));
-    } else if (event.key === "Escape") {
-      clear();
-    } else {
-      const next = surface.move(node, event.key);
-      if (next === null) return;
-      showTooltipAt(next);
-    }
-    event.preventDefault();
-    event.stopPropagation();
-  }
-  window.addEventListener("keydown", onCellKey, true);
   scroll.addEventListener("focusin", (event) => {
-    if (isCell(event.target)) showTooltipAt(event.target);
+    if (isCell(root, event.target)) tip.beside(event.target);
   });
   scroll.addEventListener("focusout", () => {
     tooltip.hidden = true;
@@ -239,70 +275,123 @@ function render({ model, el }) {
       tooltip.hidden = true;
       return;
     }
-    showTooltip(index, event.clientX, event.clientY);
+    tip.at(index, event.clientX, event.clientY);
   });
   scroll.addEventListener("pointerleave", (event) => {
     tooltip.hidden = true;
     surface.hover(event);
   });
-  scroll.addEventListener(
+}
+
+/**
+ * Keys on a focused cell are the grid's: taken at the window, before the notebook's own
+ * shortcuts (Notebook 7 binds the arrows and Enter for its cells) can act on them. Returns the
+ * listener, for the cleanup to remove.
+ * @param {ReturnType<typeof buildParts>} parts
+ * @param {ReturnType<typeof selectActions>} select
+ * @param {ReturnType<typeof tooltips>} tip
+ * @returns {function(KeyboardEvent): void}
+ */
+function wireCellKeys(parts, select, tip) {
+  function onCellKey(event) {
+    const node = event.target;
+    if (!isCell(parts.root, node)) return;
+    if (event.key === "Enter" || event.key === " ") {
+      select.toggle(Number(node.dataset.cell));
+    } else if (event.key === "Escape") {
+      select.clear();
+    } else {
+      const next = parts.surface.move(node, event.key);
+      if (next === null) return;
+      tip.beside(next);
+    }
+    event.preventDefault();
+    event.stopPropagation();
+  }
+  window.addEventListener("keydown", onCellKey, true);
+  return onCellKey;
+}
+
+/**
+ * The zoom controls: ctrl + wheel, the − and + buttons, fit.
+ * @param {ReturnType<typeof buildParts>} parts
+ * @param {ReturnType<typeof zoomActions>} zoom
+ */
+function wireZoom(parts, zoom) {
+  parts.scroll.addEventListener(
     "wheel",
     (event) => {
       if (!event.ctrlKey) return;
       event.preventDefault();
-      stepZoom(-Math.sign(event.deltaY));
+      zoom.stepZoom(-Math.sign(event.deltaY));
     },
     { passive: false },
   );
-  zoomIn.addEventListener("click", () => stepZoom(1));
-  zoomOut.addEventListener("click", () => stepZoom(-1));
-  // Two widths measured at two zooms give the zoom that fits (see `refinedFit`); each reading
-  // lays out the grid at once, so the fitted grid is drawn in the next frame.
-  function fitWidth() {
-    if (zoomed.scrollWidth > scroll.clientWidth) setCompact(true);
-    const before = { zoom: model.get("zoom"), width: zoomed.scrollWidth };
-    const first = fitZoom(before.zoom, before.width, scroll.clientWidth);
-    setZoom(first);
-    const width = zoomed.scrollWidth;
-    if (width <= scroll.clientWidth) return;
-    setZoom(refinedFit(before.zoom, before.width, first, width, scroll.clientWidth));
-  }
-  fit.addEventListener("click", fitWidth);
+  parts.zoomIn.addEventListener("click", () => zoom.stepZoom(1));
+  parts.zoomOut.addEventListener("click", () => zoom.stepZoom(-1));
+  parts.fit.addEventListener("click", zoom.fitWidth);
+}
 
-  // Fitted to the width by default: once the output has a width, a grid wider than it is
-  // zoomed out as the fit button does, unless a zoom other than 100% was already chosen.
-  let fitted = false;
+/**
+ * Watches the scroll box's size: a new size (the output's first width included) is measured
+ * and drawn again. Fitted to the width by default: once the output has a width, a grid wider
+ * than it is zoomed out as the fit button does, unless a zoom other than 100% was already
+ * chosen. The fit runs as a task of its own: laying a large grid out at two zooms should not
+ * add to the task that first laid it out. Returns the observer, or null without one.
+ * @param {*} model
+ * @param {ReturnType<typeof buildParts>} parts
+ * @param {{sizedOnce: boolean, fitted: boolean}} state
+ * @param {ReturnType<typeof zoomActions>} zoom
+ * @returns {ResizeObserver|null}
+ */
+function watchSize(model, parts, state, zoom) {
+  const { scroll, zoomed, surface } = parts;
   function fitByDefault() {
-    if (fitted || scroll.clientWidth === 0) return;
-    fitted = true;
-    if (model.get("zoom") === 1 && zoomed.scrollWidth > scroll.clientWidth) fitWidth();
+    if (state.fitted || scroll.clientWidth === 0) return;
+    state.fitted = true;
+    if (model.get("zoom") === 1 && zoomed.scrollWidth > scroll.clientWidth) zoom.fitWidth();
   }
-  // A new size of the box (the output's first width included) is measured and drawn again.
-  // The fit runs as a task of its own: laying a large grid out at two zooms should not add to
-  // the task that first laid it out.
   function sized() {
-    sizedOnce = true;
+    state.sizedOnce = true;
     surface.resize();
-    if (!fitted) setTimeout(fitByDefault, 0);
+    if (!state.fitted) setTimeout(fitByDefault, 0);
   }
-  let watch = null;
   if (typeof ResizeObserver === "function") {
-    watch = new ResizeObserver(sized);
+    const watch = new ResizeObserver(sized);
     watch.observe(scroll);
-  } else {
-    requestAnimationFrame(sized);
+    return watch;
   }
+  requestAnimationFrame(sized);
+  return null;
+}
 
-  model.on("change:selected", showSelection);
-  model.on("change:zoom", showZoom);
-  showSelection();
-  showZoom();
+/** Draws the model's `view` ({@link ShardingModel}) in `el`; clicks and zoom set its traits. */
+function render({ model, el }) {
+  const view = model.get("view");
+  const cells = cellRecords(view.cells, view.tips, view.process_edges ?? []);
+  const parts = buildParts(view, cells);
+  el.append(parts.root);
+  const state = { compact: false, sizedOnce: false, fitted: false };
+  const select = selectActions(model, cells);
+  const tip = tooltips(cells, parts);
+  const zoom = zoomActions(model, parts, state);
+  wirePointer(parts, select, tip);
+  const onCellKey = wireCellKeys(parts, select, tip);
+  wireZoom(parts, zoom);
+  const watch = watchSize(model, parts, state, zoom);
+  const onSelected = () => showSelection(model, cells, parts);
+  const onZoom = () => showZoom(model, parts, state);
+  const stop = listen(model, [
+    ["change:selected", onSelected],
+    ["change:zoom", onZoom],
+  ]);
+  onSelected();
+  onZoom();
   return () => {
     watch?.disconnect();
-    surface.close();
+    parts.surface.close();
     window.removeEventListener("keydown", onCellKey, true);
-    model.off("change:selected", showSelection);
-    model.off("change:zoom", showZoom);
+    stop();
   };
 }
 

@@ -170,12 +170,12 @@ function clientBox(scroll) {
 }
 
 /**
- * The canvas surface, or null where no 2-D canvas context is to be had; `scroll` is the box
- * whose visible part the canvases draw.
- * @returns {import("./sharding_cells.js").GridSurface | null}
+ * Each facet's frame with its two canvases (cells, and the highlight over them) and its hover
+ * box; its geometry and the part drawn come with the first layout and paint.
+ * @param {*} view
  */
-export function canvasSurface(view, cells, scroll) {
-  const facets = view.facets.map((facet) => {
+function buildFacets(view) {
+  return view.facets.map((facet) => {
     const drawn = facetFrame(facet);
     const layers = [layer("jdw-shw-canvas"), layer("jdw-shw-canvas jdw-shw-marks")];
     const hover = element("div", "jdw-shw-hoverbox");
@@ -186,204 +186,309 @@ export function canvasSurface(view, cells, scroll) {
     drawn.grid.append(...layers.map(({ canvas }) => canvas), hover);
     const orderOf = new Map(facet.cells.map(([, , index], order) => [index, order]));
     const [cellsLayer, marks] = layers;
-    return { ...drawn, layers, cellsLayer, marks, hover, orderOf, geometry: null, part: null };
+    return {
+      ...drawn,
+      layers,
+      cellsLayer,
+      marks,
+      hover,
+      orderOf,
+      geometry: /** @type {*} */ (null),
+      part: /** @type {*} */ (null),
+      focus: /** @type {{node: HTMLElement, order: number}|undefined} */ (undefined),
+    };
   });
-  if (facets.some(({ layers }) => layers.some(({ ctx }) => !ctx))) return null;
+}
+
+/**
+ * Everything the canvas surface's functions share, in one object: the cells and facets, the
+ * highlight, the font and palette last used, and the animation frames asked for.
+ * @param {*} view
+ * @param {Array<*>} cells
+ * @param {HTMLElement} scroll
+ * @param {ReturnType<typeof buildFacets>} facets
+ */
+function newCanvasState(view, cells, scroll, facets) {
   const inks = new Array(cells.length);
-  // Black or white, whichever reads better on a cell's colour, worked out when first drawn.
-  function ink(index) {
-    inks[index] ??= textColorFor(cells[index].color);
-    return inks[index];
-  }
-  let compact = false;
-  let lit = new Set();
-  let font = null;
-  let fonts = null;
-  let palette = null;
-  let frame = null;
-  let marksFrame = null;
+  const s = {
+    view,
+    cells,
+    scroll,
+    facets,
+    // Black or white, whichever reads better on a cell's colour, worked out when first drawn.
+    ink(index) {
+      inks[index] ??= textColorFor(cells[index].color);
+      return inks[index];
+    },
+    compact: false,
+    lit: new Set(),
+    font: /** @type {{px: number, family: string, ch: number}|null} */ (null),
+    fonts: /** @type {{normal: string, bold: string}|null} */ (null),
+    palette: /** @type {*} */ (null),
+    frame: /** @type {number|null} */ (null),
+    marksFrame: /** @type {number|null} */ (null),
+    schedule: () => {},
+  };
+  s.schedule = () => {
+    s.frame ??= requestAnimationFrame(() => paint(s));
+  };
+  return s;
+}
 
-  function focusNode(f, order) {
-    const index = f.facet.cells[order][2];
-    const node = element("div", "jdw-shw-focus");
-    node.setAttribute("role", "gridcell");
-    node.setAttribute("aria-label", cells[index].tooltip.replaceAll("\n", ", "));
-    node.setAttribute("aria-selected", String(lit.has(index)));
-    node.dataset.cell = String(index);
-    node.tabIndex = 0; // one tab stop per facet; arrows move it
-    if (f.geometry) place(node, cellRect(f.geometry, f.facet, order));
-    f.focus = { node, order };
-    return node;
-  }
-  for (const f of facets) {
-    if (f.facet.cells.length > 0) f.grid.append(focusNode(f, 0));
-  }
+/**
+ * The focusable stand-in for cell `order` of facet `f`: one tab stop per facet; arrows move it.
+ * @param {ReturnType<typeof newCanvasState>} s
+ * @param {*} f
+ * @param {number} order
+ */
+function focusNode(s, f, order) {
+  const index = f.facet.cells[order][2];
+  const node = element("div", "jdw-shw-focus");
+  node.setAttribute("role", "gridcell");
+  node.setAttribute("aria-label", s.cells[index].tooltip.replaceAll("\n", ", "));
+  node.setAttribute("aria-selected", String(s.lit.has(index)));
+  node.dataset.cell = String(index);
+  node.tabIndex = 0; // one tab stop per facet; arrows move it
+  if (f.geometry) place(node, cellRect(f.geometry, f.facet, order));
+  f.focus = { node, order };
+  return node;
+}
 
-  // The font the grid inherits at the current zoom (the code font, whose characters are all
-  // as wide as its "0"), or null before the grid is in a page.
-  function currentFont() {
-    const style = getComputedStyle(facets[0].grid);
-    const px = parseFloat(style.fontSize);
-    if (!(px > 0)) return null;
-    const family = style.fontFamily || "monospace";
-    const { ctx } = facets[0].cellsLayer;
-    ctx.font = `${px}px ${family}`;
-    return { px, family, ch: ctx.measureText("0").width };
-  }
+/**
+ * The font the grid inherits at the current zoom (the code font, whose characters are all as
+ * wide as its "0"), or null before the grid is in a page.
+ * @param {ReturnType<typeof newCanvasState>} s
+ */
+function currentFont(s) {
+  const style = getComputedStyle(s.facets[0].grid);
+  const px = parseFloat(style.fontSize);
+  if (!(px > 0)) return null;
+  const family = style.fontFamily || "monospace";
+  const { ctx } = s.facets[0].cellsLayer;
+  ctx.font = `${px}px ${family}`;
+  return { px, family, ch: ctx.measureText("0").width };
+}
 
-  function layout() {
-    for (const f of facets) {
-      const measure = (text) => text.length * font.ch;
-      f.geometry = facetGeometry(f.facet, cells, { ch: font.ch, em: font.px, compact, measure });
-      f.grid.style.width = `${f.geometry.width}px`;
-      f.grid.style.height = `${f.geometry.height}px`;
-      if (f.focus) place(f.focus.node, cellRect(f.geometry, f.facet, f.focus.order));
-      f.hover.hidden = true;
-      keepInside(f);
-    }
-    fonts =
-      font.px >= MIN_TEXT_PX
-        ? { normal: `${font.px}px ${font.family}`, bold: `bold ${font.px}px ${font.family}` }
-        : null;
+/**
+ * Lays every facet out in the current font (and compactness), and picks the label fonts.
+ * @param {ReturnType<typeof newCanvasState>} s
+ */
+function layout(s) {
+  const { font } = s;
+  for (const f of s.facets) {
+    const measure = (text) => text.length * font.ch;
+    f.geometry = facetGeometry(f.facet, s.cells, { ch: font.ch, em: font.px, compact: s.compact, measure });
+    f.grid.style.width = `${f.geometry.width}px`;
+    f.grid.style.height = `${f.geometry.height}px`;
+    if (f.focus) place(f.focus.node, cellRect(f.geometry, f.facet, f.focus.order));
+    f.hover.hidden = true;
+    keepInside(f);
   }
+  s.fonts =
+    font.px >= MIN_TEXT_PX
+      ? { normal: `${font.px}px ${font.family}`, bold: `bold ${font.px}px ${font.family}` }
+      : null;
+}
 
-  // Until the next frame draws them again, the canvases keep their old place; one that would
-  // reach past a grid made smaller is cut to it (its picture squeezed for that frame), so that
-  // the width a fit measures is the grid's own.
-  function keepInside(f) {
-    if (!f.part) return;
-    const width = Math.min(f.part.width, f.geometry.width - f.part.x);
-    const height = Math.min(f.part.height, f.geometry.height - f.part.y);
-    f.part = width > 0 && height > 0 ? { ...f.part, width, height } : null;
-    for (const { canvas } of f.layers) {
+/**
+ * Until the next frame draws them again, the canvases keep their old place; one that would
+ * reach past a grid made smaller is cut to it (its picture squeezed for that frame), so that
+ * the width a fit measures is the grid's own.
+ * @param {*} f a facet
+ */
+function keepInside(f) {
+  if (!f.part) return;
+  const width = Math.min(f.part.width, f.geometry.width - f.part.x);
+  const height = Math.min(f.part.height, f.geometry.height - f.part.y);
+  f.part = width > 0 && height > 0 ? { ...f.part, width, height } : null;
+  for (const { canvas } of f.layers) {
+    canvas.hidden = f.part === null;
+    if (f.part) place(canvas, f.part);
+  }
+}
+
+/**
+ * Draws the cells in view (after a scroll, a resize, a zoom or a theme change), then the
+ * highlight; a new highlight alone draws only the highlight's layer.
+ * @param {ReturnType<typeof newCanvasState>} s
+ */
+function paint(s) {
+  s.frame = null;
+  if (!s.font) return;
+  const box = clientBox(s.scroll);
+  s.palette = readPalette(s.facets[0].grid);
+  const ratio = globalThis.devicePixelRatio || 1;
+  for (const f of s.facets) {
+    f.part = visiblePart(f.grid.getBoundingClientRect(), box, f.geometry, MARGIN_PX);
+    for (const { canvas, ctx } of f.layers) {
       canvas.hidden = f.part === null;
-      if (f.part) place(canvas, f.part);
+      if (f.part === null) continue;
+      place(canvas, f.part);
+      canvas.width = Math.ceil(f.part.width * ratio);
+      canvas.height = Math.ceil(f.part.height * ratio);
+      ctx.setTransform(ratio, 0, 0, ratio, -f.part.x * ratio, -f.part.y * ratio);
     }
+    if (f.part) paintCells(f.cellsLayer.ctx, f.part, scene(s, f));
   }
+  paintMarks(s);
+}
 
-  // Draws the cells in view (after a scroll, a resize, a zoom or a theme change), then the
-  // highlight; a new highlight alone draws only the highlight's layer.
-  function paint() {
-    frame = null;
-    if (!font) return;
-    const box = clientBox(scroll);
-    palette = readPalette(facets[0].grid);
-    const ratio = globalThis.devicePixelRatio || 1;
-    for (const f of facets) {
-      f.part = visiblePart(f.grid.getBoundingClientRect(), box, f.geometry, MARGIN_PX);
-      for (const { canvas, ctx } of f.layers) {
-        canvas.hidden = f.part === null;
-        if (f.part === null) continue;
-        place(canvas, f.part);
-        canvas.width = Math.ceil(f.part.width * ratio);
-        canvas.height = Math.ceil(f.part.height * ratio);
-        ctx.setTransform(ratio, 0, 0, ratio, -f.part.x * ratio, -f.part.y * ratio);
-      }
-      if (f.part) paintCells(f.cellsLayer.ctx, f.part, scene(f));
-    }
-    paintMarks();
+/**
+ * Draws the highlight of every facet's part in view.
+ * @param {ReturnType<typeof newCanvasState>} s
+ */
+function paintMarks(s) {
+  s.marksFrame = null;
+  for (const f of s.facets) {
+    if (f.part) paintHighlight(f.marks.ctx, f.part, scene(s, f));
   }
+}
 
-  function paintMarks() {
-    marksFrame = null;
-    for (const f of facets) {
-      if (f.part) paintHighlight(f.marks.ctx, f.part, scene(f));
-    }
+/**
+ * What `paintCells` and `paintHighlight` draw facet `f` with.
+ * @param {ReturnType<typeof newCanvasState>} s
+ * @param {*} f
+ */
+function scene(s, f) {
+  const { cells, ink, lit, palette, fonts } = s;
+  return { ...f, cells, ink, lit, palette, fonts, useColor: s.view.use_color };
+}
+
+/**
+ * Asks for the highlight to be drawn in the next frame (all of it, before the first paint).
+ * @param {ReturnType<typeof newCanvasState>} s
+ */
+function scheduleMarks(s) {
+  if (s.palette) s.marksFrame ??= requestAnimationFrame(() => paintMarks(s));
+  else s.schedule();
+}
+
+/**
+ * The font follows the zoom: a new size lays the grid out again.
+ * @param {ReturnType<typeof newCanvasState>} s
+ */
+function resize(s) {
+  const now = currentFont(s);
+  if (now && (now.px !== s.font?.px || now.family !== s.font?.family)) {
+    s.font = now;
+    layout(s);
   }
+  s.schedule();
+}
 
-  function scene(f) {
-    return { ...f, cells, ink, lit, palette, fonts, useColor: view.use_color };
-  }
+/**
+ * The facet and cell (its order in the facet) under a pointer event, or null.
+ * @param {ReturnType<typeof newCanvasState>} s
+ * @param {*} event
+ */
+function hit(s, event) {
+  const f = s.facets.find(({ grid }) => grid.contains(event.target));
+  if (!f?.geometry) return null;
+  const rect = f.grid.getBoundingClientRect();
+  const order = placeAt(f.geometry, event.clientX - rect.left, event.clientY - rect.top);
+  return order < 0 ? null : { f, order };
+}
 
-  function schedule() {
-    frame ??= requestAnimationFrame(paint);
-  }
+/**
+ * Moves facet `f`'s stand-in to cell `order`, returning the new stand-in.
+ * @param {ReturnType<typeof newCanvasState>} s
+ * @param {*} f
+ * @param {number} order
+ */
+function focusOn(s, f, order) {
+  const old = f.focus?.node;
+  const node = focusNode(s, f, order);
+  old?.remove();
+  f.grid.append(node);
+  return node;
+}
 
-  function scheduleMarks() {
-    if (palette) marksFrame ??= requestAnimationFrame(paintMarks);
-    else schedule();
-  }
-
-  // The font follows the zoom: a new size lays the grid out again.
-  function resize() {
-    const now = currentFont();
-    if (now && (now.px !== font?.px || now.family !== font?.family)) {
-      font = now;
-      layout();
-    }
-    schedule();
-  }
-
-  function hit(event) {
-    const f = facets.find(({ grid }) => grid.contains(event.target));
-    if (!f?.geometry) return null;
-    const rect = f.grid.getBoundingClientRect();
-    const order = placeAt(f.geometry, event.clientX - rect.left, event.clientY - rect.top);
-    return order < 0 ? null : { f, order };
-  }
-
-  function mousedown(event) {
-    const found = hit(event);
-    if (!found) return;
-    event.preventDefault(); // the focus goes to the cell's stand-in, not to the widget
-    focusOn(found.f, found.order).focus({ preventScroll: true });
-  }
-
-  function focusOn(f, order) {
-    const old = f.focus?.node;
-    const node = focusNode(f, order);
-    old?.remove();
-    f.grid.append(node);
-    return node;
-  }
-
-  // Theme changes (JupyterLab marks them on the body) recolour the canvas.
+/**
+ * Wires the surface to the page: theme changes (JupyterLab marks them on the body) recolour
+ * the canvas, a scroll draws what came into view, a press on a cell focuses its stand-in.
+ * Returns the function that unwires what outlives the surface's elements.
+ * @param {ReturnType<typeof newCanvasState>} s
+ * @returns {function(): void}
+ */
+function wireCanvas(s) {
   const theme =
-    typeof MutationObserver === "function" ? new MutationObserver(() => schedule()) : null;
+    typeof MutationObserver === "function" ? new MutationObserver(() => s.schedule()) : null;
   theme?.observe(document.body, {
     attributes: true,
     attributeFilter: ["data-jp-theme-name", "data-jp-theme-light"],
   });
-  scroll.addEventListener("scroll", schedule, { passive: true });
-  for (const f of facets) f.grid.addEventListener("mousedown", mousedown);
+  const { schedule } = s;
+  s.scroll.addEventListener("scroll", schedule, { passive: true });
+  const mousedown = (event) => {
+    const found = hit(s, event);
+    if (!found) return;
+    event.preventDefault(); // the focus goes to the cell's stand-in, not to the widget
+    focusOn(s, found.f, found.order).focus({ preventScroll: true });
+  };
+  for (const f of s.facets) f.grid.addEventListener("mousedown", mousedown);
+  return () => {
+    theme?.disconnect();
+    s.scroll.removeEventListener("scroll", schedule, { passive: true });
+  };
+}
 
+/**
+ * The surface's methods the sharding widget calls (see GridSurface in sharding_cells.js).
+ * @param {ReturnType<typeof newCanvasState>} s
+ * @param {function(): void} close
+ * @returns {import("./sharding_cells.js").GridSurface}
+ */
+function surfaceOf(s, close) {
+  const { facets } = s;
   return {
     figures: facets.map(({ figure }) => figure),
     cellAt(event) {
-      const found = hit(event);
+      const found = hit(s, event);
       return found ? found.f.facet.cells[found.order][2] : null;
     },
     hover(event) {
-      const found = hit(event);
+      const found = hit(s, event);
       for (const f of facets) {
         f.hover.hidden = f !== found?.f;
         if (found?.f === f) place(f.hover, cellRect(f.geometry, f.facet, found.order));
       }
     },
     select(on) {
-      lit = on;
+      s.lit = on;
       for (const { focus } of facets) {
-        focus?.node.setAttribute("aria-selected", String(lit.has(Number(focus.node.dataset.cell))));
+        focus?.node.setAttribute("aria-selected", String(s.lit.has(Number(focus.node.dataset.cell))));
       }
-      scheduleMarks();
+      scheduleMarks(s);
     },
     setCompact(on) {
-      compact = on;
-      if (font) layout();
-      schedule();
+      s.compact = on;
+      if (s.font) layout(s);
+      s.schedule();
     },
-    resize,
+    resize: () => resize(s),
     move(node, key) {
       const f = facets.find((d) => d.focus?.node === node);
       const next = f ? neighbourCell(f.facet, Number(node.dataset.cell), key) : null;
       if (next === null) return null;
-      const target = focusOn(f, f.orderOf.get(next));
+      const target = focusOn(s, f, f.orderOf.get(next));
       target.focus();
       return target;
     },
-    close() {
-      theme?.disconnect();
-      scroll.removeEventListener("scroll", schedule, { passive: true });
-    },
+    close,
   };
+}
+
+/**
+ * The canvas surface, or null where no 2-D canvas context is to be had; `scroll` is the box
+ * whose visible part the canvases draw.
+ * @returns {import("./sharding_cells.js").GridSurface | null}
+ */
+export function canvasSurface(view, cells, scroll) {
+  const facets = buildFacets(view);
+  if (facets.some(({ layers }) => layers.some(({ ctx }) => !ctx))) return null;
+  const s = newCanvasState(view, cells, scroll, facets);
+  for (const f of facets) {
+    if (f.facet.cells.length > 0) f.grid.append(focusNode(s, f, 0));
+  }
+  return surfaceOf(s, wireCanvas(s));
 }

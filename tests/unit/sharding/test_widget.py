@@ -67,7 +67,8 @@ def test_esm_inlines_helper_modules_as_data_urls():
         inlined_module("sharding_canvas.js"),
         inlined_module("sharding_cells.js"),
         asset("sharding_grid.js").read_text(),
-        asset("dom.js").read_text(),
+        inlined_module("dom.js"),
+        asset("widget_model.js").read_text(),
     }
     assert "export default { render }" in source
 
