@@ -1,14 +1,21 @@
 // Pure helpers of the debugger widget: text for values and headers, history, shortcuts.
 
-export const BUTTONS = [
-  ["Up", "u", "Move up a stack frame (u)"],
-  ["Down", "d", "Move down a stack frame (d)"],
-  ["Continue", "c", "Continue the program (c)"],
-  ["Continue all", "ca", "Continue and skip the remaining breakpoints of this run (a)"],
-  ["Quit", "q", "Quit the debugger and stop the computation (q)"],
-];
+import COMMANDS from "./debugger_commands.js";
 
-const SHORTCUTS = { u: "u", d: "d", c: "c", a: "ca", q: "q", w: "w", l: "l" };
+/**
+ * The line a command sends: its shortest name (`c` for continue, `ca` for continue_all).
+ * @param {{names: string[]}} command
+ * @returns {string}
+ */
+function line(command) {
+  return command.names.reduce((short, name) => (name.length < short.length ? name : short));
+}
+
+/** `[label, line sent, tooltip]` for each command the table gives a button. */
+export const BUTTONS = COMMANDS.filter((c) => c.button).map((c) => [c.button[0], line(c), c.button[1]]);
+
+/** Key pressed -> line sent, for each command the table gives a key. */
+const SHORTCUTS = Object.fromEntries(COMMANDS.filter((c) => c.shortcut).map((c) => [c.shortcut, line(c)]));
 
 export const STATUS_TEXT = {
   waiting: "waiting",

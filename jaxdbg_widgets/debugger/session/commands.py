@@ -1,10 +1,14 @@
 """The one table of debugger commands: their names, usage and help, and the session kinds that
 take them. Every session dispatches on :func:`key_of` and every ``help`` reads :data:`TABLE`,
-so a command's names are spelled here only."""
+which is ``js/debugger_commands.js``, the module the widget draws its buttons and keys from, so
+a command is spelled in that one file."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
+
+from jaxdbg_widgets._assets import asset
 
 HIT, SHARDS, JOB = "hit", "shards", "job"
 """The session kinds: one breakpoint hit, the shards of a run, the hits of every process."""
@@ -26,101 +30,26 @@ class Command:
     """Its summary there, per session kind."""
 
 
-TABLE: tuple[Command, ...] = (
-    Command("help", ("help", "h"), "h(elp) [command]", "list the commands, or describe one"),
-    Command("p", ("p",), "p expression", "evaluate and print the repr of an expression"),
-    Command("pp", ("pp",), "pp expression", "evaluate and pretty-print an expression"),
-    Command(
-        "up",
-        ("up", "u"),
-        "u(p)",
-        "move up a stack frame (towards the caller)",
-    ),
-    Command(
-        "down",
-        ("down", "d"),
-        "d(own)",
-        "move down a stack frame",
-    ),
-    Command(
-        "where",
-        ("where", "w", "bt"),
-        "w(here), bt",
-        "print a stack trace, most recent frame last",
-    ),
-    Command("list", ("list", "l"), "l(ist)", "list source around the current line"),
-    Command(
-        "batch",
-        ("batch", "b"),
-        "b(atch) [index]",
-        "show or select the vmap element every value comes from",
-    ),
-    Command(
-        "continue",
-        ("continue", "c", "cont"),
-        "c(ont(inue))",
-        "continue the program's execution",
-        own_usage="c [N]",
-        own_help={
-            SHARDS: "continue every shard, or only shard N",
-            JOB: "continue every hit of every process, or only hit N",
-        },
-    ),
-    Command(
-        "continue_all",
-        ("continue_all", "ca"),
-        "ca, continue_all",
-        "continue and skip the remaining breakpoints of this run",
-    ),
-    Command(
-        "quit",
-        ("quit", "q", "exit", "EOF"),
-        "q(uit), exit",
-        "quit the debugger and stop the computation",
-    ),
-    Command(
-        "process",
-        ("proc", "process"),
-        "proc [N]",
-        "list the processes, or show process N's first waiting hit",
-        kinds=(JOB,),
-        own_usage="proc [N]",
-        own_help={JOB: "list the processes, or show process N's first waiting hit"},
-    ),
-    Command(
-        "device",
-        ("dev", "device"),
-        "dev [N|name]",
-        "list the hits, or show one",
-        kinds=(SHARDS, JOB),
-        own_usage="dev [N|name]",
-        own_help={
-            SHARDS: "list the gathered shards, or select shard N (or a device by name)",
-            JOB: "list every hit of every process, or show hit N",
-        },
-    ),
-    Command(
-        "compare",
-        ("compare", "cmp"),
-        "compare expr",
-        "evaluate expr in every hit",
-        kinds=(SHARDS, JOB),
-        own_usage="compare expr",
-        own_help={
-            SHARDS: "evaluate expr in every gathered shard; differing shards are marked",
-            JOB: "evaluate expr in every hit of every process, in one table",
-        },
-    ),
-    Command(
-        "continue_process",
-        ("cp", "continue_process"),
-        "cp N",
-        "continue every hit of process N",
-        kinds=(JOB,),
-        own_usage="cp N",
-        own_help={JOB: "continue every hit of process N"},
-    ),
-)
+def _read_table() -> tuple[Command, ...]:
+    """The commands as ``js/debugger_commands.js`` declares them (JSON after ``export default``)."""
+    source = asset(TABLE_FILE).read_text(encoding="utf-8")
+    rows = json.loads(source.partition("\nexport default")[2].strip().rstrip(";"))
+    return tuple(
+        Command(
+            key=row["key"],
+            names=tuple(row["names"]),
+            usage=row["usage"],
+            summary=row["summary"],
+            kinds=tuple(row["kinds"]),
+            own_usage=row.get("own_usage"),
+            own_help=row.get("own_help"),
+        )
+        for row in rows
+    )
+
+
+TABLE_FILE = "debugger_commands.js"
+TABLE = _read_table()
 _OWN_ORDER = {
     SHARDS: ("device", "compare", "continue"),
     JOB: ("process", "device", "compare", "continue", "continue_process"),
