@@ -52,6 +52,7 @@ _LAZY = {
     "ShardingWidget": "jaxdbg_widgets.sharding.widget",
     "CommunicationWidget": "jaxdbg_widgets.comms.widget",
     "cluster": "jaxdbg_widgets.multiprocess.job",
+    "cluster_compiles": "jaxdbg_widgets.multiprocess.compiles",
     "cluster_memory_map": "jaxdbg_widgets.multiprocess.memory",
     "cluster_sharding_view": "jaxdbg_widgets.multiprocess.sharding",
 }
@@ -73,6 +74,7 @@ __all__ = [
     "breakpoint_if_nonfinite",
     "callback",
     "cluster",
+    "cluster_compiles",
     "cluster_memory_map",
     "cluster_sharding_view",
     "communication_map",

@@ -5,7 +5,8 @@ It starts ``N`` local ipyparallel engines with ``DEVICES`` simulated CPU devices
 binds the ipyparallel client to ``rc`` in the notebook, so ``%%px`` cells run on every process.
 ``%jaxdbg cluster memory [EXPR]`` then shows one memory map of every process
 (:mod:`jaxdbg_widgets.multiprocess.memory`), ``%jaxdbg cluster sharding EXPR`` a global
-array's sharding (:mod:`jaxdbg_widgets.multiprocess.sharding`).
+array's sharding (:mod:`jaxdbg_widgets.multiprocess.sharding`), ``%jaxdbg cluster compiles``
+one compile report of every process (:mod:`jaxdbg_widgets.multiprocess.compiles`).
 """
 
 from __future__ import annotations
@@ -14,7 +15,11 @@ from typing import Any
 
 from jaxdbg_widgets.multiprocess.job import cluster
 
-USAGE = "cluster N [DEVICES|none] | cluster memory [EXPR] | cluster sharding EXPR"
+USAGE = (
+    "cluster N [DEVICES|none] | cluster memory [EXPR] | cluster sharding EXPR | cluster compiles"
+)
+VIEWS = ("memory", "sharding", "compiles")
+"""The views of the whole job the magic shows instead of starting one."""
 NAME = "rc"
 """The notebook variable that receives the ipyparallel client."""
 
@@ -39,12 +44,13 @@ def _positive(word: str, what: str) -> int:
 
 def run(args: list[str], namespace: dict[str, Any]) -> Any:
     """Start the job and bind its client to ``rc`` in ``namespace``; returns the client.
-    ``memory [EXPR]`` and ``sharding EXPR`` show the job's memory map or an array's sharding
-    instead (and return None)."""
-    if args and args[0] in ("memory", "sharding"):
-        from jaxdbg_widgets.multiprocess import memory, sharding
+    ``memory [EXPR]``, ``sharding EXPR`` and ``compiles`` show the job's memory map, an array's
+    sharding or its compile report instead (and return None)."""
+    if args and args[0] in VIEWS:
+        from jaxdbg_widgets.multiprocess import compiles, memory, sharding
 
-        (memory if args[0] == "memory" else sharding).show(args[1:])
+        views = {"memory": memory, "sharding": sharding, "compiles": compiles}
+        views[args[0]].show(args[1:])
         return None
     engines, devices = parse(args)
     client = cluster(engines, devices)

@@ -186,10 +186,10 @@ COMMANDS: dict[str, Subcommand] = {
         ),
         Subcommand(
             "cluster",
-            "%jaxdbg cluster N [DEVICES|none] | memory [EXPR] | sharding EXPR",
+            "%jaxdbg cluster N [DEVICES|none] | memory [EXPR] | sharding EXPR | compiles",
             "N ipyparallel engines joined into one JAX job, as rc (jaxdbg_widgets.cluster); "
             "memory: one map of EXPR (default: live arrays) on every process; sharding: "
-            "a global array's sharding",
+            "a global array's sharding; compiles: every process's compiles in one report",
             _cluster,
         ),
         Subcommand(

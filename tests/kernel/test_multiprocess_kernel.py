@@ -144,6 +144,43 @@ def test_a_global_array_and_the_job_memory_are_drawn_in_the_notebook(cluster_ker
     assert any("per process: process 0: 12 B on 2 devices" in t for t in magic.data("text/plain"))
 
 
+# The compiles of every process, in one report in the notebook.
+
+PX_COMPILES = """%%px
+import jax, numpy as np
+
+def scale_it(v):
+    return v * 2
+
+scaled = jax.jit(scale_it)
+scaled(np.ones(4, np.float32))
+if jax.process_index() == 3:
+    scaled(np.ones(5, np.float32))
+"""
+
+JOB_COMPILES = """
+import json
+import jaxdbg_widgets as jdw
+r = jdw.cluster_compiles()
+rows = sorted((row.name, row.counts["compile"]) for row in r.rows() if "scale_it" in row.name)
+causes = [p.cause_text() for p in r.recompiles() if "scale_it" in p.name]
+print(json.dumps([rows, causes]))
+"""
+
+
+def test_the_compiles_of_every_process_are_one_report_in_the_notebook(cluster_kernel):
+    assert cluster_kernel.execute(PX_COMPILES, timeout=180).error is None
+    shown = cluster_kernel.execute(JOB_COMPILES, timeout=60)
+    assert shown.error is None, shown.error
+    rows, causes = json.loads(shown.stdout.strip().splitlines()[-1])
+    # one row per process and call site: process 3 called it again on another line
+    assert rows == [[f"p{n}: scale_it", 1] for n in (0, 1, 2, 3, 3)]
+    assert causes == ["v: f32[4] → f32[5]"]
+    magic = cluster_kernel.execute("%jaxdbg cluster compiles", timeout=60)
+    assert magic.error is None, magic.error
+    assert any("p3: scale_it" in t for t in magic.data("text/plain"))
+
+
 # Breakpoints on every process: one widget in the notebook, answered with comm messages.
 
 WIDGET_ID = "jaxdbg_widgets.debugger.widget.widget.DebuggerWidget"
