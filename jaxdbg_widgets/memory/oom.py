@@ -16,6 +16,7 @@ from jaxdbg_widgets.memory.sources import all_variable_names
 from jaxdbg_widgets.memory.units import human_bytes
 
 MARKER = "RESOURCE_EXHAUSTED"
+OUT_OF_MEMORY = "Out of memory allocating"
 TOP = 20  # arrays listed; the rest are counted
 
 
@@ -78,8 +79,11 @@ class LiveArrays:
 
 
 def is_out_of_memory(error: BaseException) -> bool:
-    """Whether ``error`` is XLA running out of device memory."""
-    return MARKER in str(error)
+    """Whether ``error`` is XLA running out of device memory: ``RESOURCE_EXHAUSTED``, or an
+    allocation that failed while a computation was dispatched (XLA's CPU client says
+    ``INTERNAL: ... Out of memory allocating N bytes`` there)."""
+    text = str(error)
+    return MARKER in text or OUT_OF_MEMORY in text
 
 
 def live_arrays(namespace: Mapping[str, Any] | None = None) -> LiveArrays:

@@ -62,3 +62,27 @@ def test_peak_magic_names_the_cell_line_and_runs_nothing(shared_kernel):
     assert "In[" in markup
     bad = shared_kernel.execute("%jaxdbg peak step")
     assert "not a call" in bad.stderr + str(bad.error)
+
+
+COMPILED_SETUP = """
+import jax
+import jax.numpy as jnp
+def outer_sorted(x):
+    return jnp.sort(jnp.outer(x, x), axis=0)[-1]
+step = jax.jit(outer_sorted)
+x = jnp.ones((1 << 20,), jnp.float32)
+"""
+
+
+def test_out_of_memory_in_a_compiled_call_is_followed_by_its_peak_report(shared_kernel):
+    _ok(shared_kernel.execute("%load_ext jaxdbg"))
+    _ok(shared_kernel.execute(COMPILED_SETUP))
+    shown = shared_kernel.execute("step(x).block_until_ready()")
+    assert shown.error is not None and "Out of memory" in shown.error["evalue"]
+    assert "the peak of step(x), compiled again without running:" in shown.stdout
+    texts = shown.data("text/plain")
+    assert any(t.startswith("live arrays when memory ran out") for t in texts)
+    [peak] = [t for t in texts if "peak 4.00 TiB per device" in t]
+    assert re.search(r"In\[\d+\]:4 \(outer_sorted\)", peak), peak  # the return line of the cell
+    after = _ok(shared_kernel.execute("print(float(jnp.ones((4,)).sum()))"))
+    assert after.stdout.strip() == "4.0"

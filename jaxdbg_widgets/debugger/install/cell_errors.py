@@ -16,7 +16,8 @@ JAX's own traceback.
 
 An out-of-memory error (``RESOURCE_EXHAUSTED``) keeps JAX's traceback exactly and is followed
 by the live arrays, largest first, with the user's variables that hold them
-(:mod:`jaxdbg_widgets.memory.oom`).
+(:mod:`jaxdbg_widgets.memory.oom`), and by the peak report of the jitted call on the failing
+line, compiled again without running (:mod:`jaxdbg_widgets.memory.oom_call`).
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from jaxdbg_widgets._kernel import error_line
 from jaxdbg_widgets.core._jax_internals import callback_logger_names
 from jaxdbg_widgets.core.errors import DebuggerQuit, one_line, original_exception
 from jaxdbg_widgets.debugger.serve import backend, post_mortem, stops
-from jaxdbg_widgets.memory import oom
+from jaxdbg_widgets.memory import oom, oom_call
 
 _QUIET = (DebuggerQuit, KeyboardInterrupt)
 _CALLBACK_LOGGERS = callback_logger_names()
@@ -55,14 +56,22 @@ def _show_short(shell: Any, value: BaseException) -> list[str]:
     return error_line.show_error_line(shell, value)
 
 
-def _show_live_arrays(shell: Any) -> None:
-    """Display what was alive after an out-of-memory error; a failure here is one line."""
-    try:
-        from IPython.display import display
+def _show_out_of_memory(shell: Any, tb: Any) -> None:
+    """Display what was alive after an out-of-memory error and, when its line called a jitted
+    function, that call's peak report; a failure here is one line."""
+    from IPython.display import display
 
+    try:
         display(oom.live_arrays(shell.user_ns))
     except Exception as err:
         print(f"jaxdbg_widgets: live arrays not shown: {one_line(err)}", file=sys.stderr)
+    try:
+        call = oom_call.failing_call(tb)
+        if call is not None:
+            print(f"the peak of {call.text}, compiled again without running:", flush=True)
+            display(call.peak())
+    except Exception as err:
+        print(f"jaxdbg_widgets: peak report not shown: {one_line(err)}", file=sys.stderr)
 
 
 def install(ip: Any) -> Callable[[], None]:
@@ -85,7 +94,7 @@ def install(ip: Any) -> Callable[[], None]:
             return previous_handler(etype, value, tb, tb_offset=tb_offset)
         shell.showtraceback((etype, value, tb), tb_offset=tb_offset)
         if isinstance(value, runtime_error) and oom.is_out_of_memory(value):
-            _show_live_arrays(shell)
+            _show_out_of_memory(shell, tb)
         return None
 
     ip.set_custom_exc((*previous_types, runtime_error, FloatingPointError, *_QUIET), handler)
