@@ -28,7 +28,16 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
-test-js:
+# The JS side: tsc checks the widgets' JSDoc types (dev dependencies from package.json, no
+# run-time ones), then node runs the unit tests.
+NODE_STAMP := node_modules/.installed
+
+$(NODE_STAMP): package.json
+	npm install --no-audit --no-fund --no-package-lock
+	touch $(NODE_STAMP)
+
+test-js: $(NODE_STAMP)
+	npx --no-install tsc -p jsconfig.json
 	node --test js/test/
 
 test-python: $(STAMP) chromium

@@ -136,6 +136,9 @@ import { listen, togglePick } from "./widget_model.js";
  * @property {LineDiagrams|NoLine} line_view
  */
 
+/** anywidget's model of this widget, typed by {@link CommsModel} (see widget_model.js). */
+/** @typedef {import("./widget_model.js").Model<CommsModel>} CommsWidget */
+
 const ROW_LIMIT = 200;
 const LABEL_LIMIT = 64;
 
@@ -323,7 +326,7 @@ function drawFacts(view) {
  * One collective's operand and result shardings, side by side; each drawn diagram's closer is
  * pushed to `closers`.
  * @param {CollectiveDiagrams} item
- * @param {Array<function(): void>} closers
+ * @param {Array<() => void>} closers
  */
 function drawItem(item, closers) {
   const box = element("div", "jdw-comms-item");
@@ -350,12 +353,12 @@ function drawItem(item, closers) {
 /**
  * The picked line's detail: where it is, its callers, its collectives and, once the kernel
  * has sent them (`line_view`), their diagrams.
- * @param {*} model
+ * @param {CommsWidget} model
  * @param {CommsView} view
  * @param {Array<*>} rows the collectives, expanded ({@link expandCollectives})
  * @param {HTMLElement} detail
  * @param {number} index the picked line
- * @param {Array<function(): void>} closers
+ * @param {Array<() => void>} closers
  */
 function drawLineDetail(model, view, rows, detail, index, closers) {
   const line = view.lines[index];
@@ -384,10 +387,10 @@ function drawLineDetail(model, view, rows, detail, index, closers) {
 /**
  * Marks the picked line (`line`) in the source and draws its detail, closing the diagrams
  * drawn before.
- * @param {*} model
+ * @param {CommsWidget} model
  * @param {*} view
  * @param {Array<*>} rows
- * @param {{detail: HTMLElement, lineNodes: Array<HTMLElement>, closers: Array<function(): void>}} parts
+ * @param {{detail: HTMLElement, lineNodes: Array<HTMLElement>, closers: Array<() => void>}} parts
  */
 function showLine(model, view, rows, parts) {
   closeAll(parts.closers);
@@ -402,7 +405,7 @@ function showLine(model, view, rows, parts) {
 
 /**
  * Calls and forgets every closer, the last first.
- * @param {Array<function(): void>} closers
+ * @param {Array<() => void>} closers
  */
 function closeAll(closers) {
   while (closers.length) closers.pop()();
@@ -411,7 +414,7 @@ function closeAll(closers) {
 /**
  * The source's keys and clicks: a click, Enter or Space picks a line; arrows move between the
  * annotated lines; Escape (anywhere in the widget) picks none.
- * @param {*} model
+ * @param {CommsWidget} model
  * @param {HTMLElement} root
  * @param {HTMLElement} source
  * @param {Array<HTMLElement>} lineNodes
@@ -439,7 +442,11 @@ function wireLines(model, root, source, lineNodes) {
   });
 }
 
-/** Draws the model's `view` ({@link CommsModel}) in `el`; a pick sets `line`. */
+/**
+ * Draws the model's `view` ({@link CommsModel}) in `el`; a pick sets `line`.
+ * @param {{model: CommsWidget, el: HTMLElement}} props
+ * @returns {() => void}
+ */
 function render({ model, el }) {
   const view = model.get("view");
   const rows = expandCollectives(view);

@@ -56,6 +56,9 @@ import { listen } from "./widget_model.js";
  * @property {number} row
  */
 
+/** anywidget's model of this view, typed by {@link CompilesModel} (see widget_model.js). */
+/** @typedef {import("./widget_model.js").Model<CompilesModel>} CompilesWidget */
+
 /** `1.23 s` or `45.6 ms`, as the text and HTML views write seconds. */
 export function seconds(value) {
   return value >= 1 ? `${value.toFixed(2)} s` : `${(value * 1e3).toFixed(1)} ms`;
@@ -63,7 +66,10 @@ export function seconds(value) {
 
 const total = (row) => row.seconds.reduce((a, b) => a + b, 0);
 
-/** The table's columns: a header, the cell's text and the value it sorts by. */
+/**
+ * The table's columns: a header, the cell's text and the value it sorts by.
+ * @type {Array<[string, (row: CompileRow) => string, (row: CompileRow) => *]>}
+ */
 export const COLUMNS = [
   ["function", (r) => r.name, (r) => r.name],
   ["defined", (r) => r.defined, (r) => r.defined],
@@ -155,7 +161,7 @@ function programDetails(view, row, shownLine, onLine) {
   return box;
 }
 
-/** @type {{render: (props: {model: any, el: any}) => () => void}} */
+/** @type {{render: (props: {model: CompilesWidget, el: HTMLElement}) => () => void}} */
 export default {
   render({ model, el }) {
     const root = element("div", "jdw-cmp jdw-cmp-live");

@@ -241,6 +241,12 @@ import { listen } from "./widget_model.js";
  */
 
 /**
+ * anywidget's model of this widget, typed by {@link DebuggerModel} (see widget_model.js): the
+ * part the view uses, which nans.js's report provides too.
+ */
+/** @typedef {import("./widget_model.js").Model<DebuggerModel, DebuggerMessage, "get" | "on" | "off" | "send">} DebuggerWidget */
+
+/**
  * Run a jdb command line.
  * @typedef {Object} CommandMessage
  * @property {"command"} type
@@ -331,6 +337,12 @@ function historyInput(className, placeholder, onSubmit, getHistory) {
   return input;
 }
 
+/**
+ * The call stack, the selected frame marked; a click picks a frame while the session waits.
+ * @param {HTMLElement} list
+ * @param {Partial<DebuggerView>} view
+ * @param {(message: DebuggerMessage) => void} send
+ */
 function renderFrames(list, view, send) {
   const waiting = view.status === "waiting";
   list.replaceChildren(
@@ -356,6 +368,11 @@ function renderFrames(list, view, send) {
   );
 }
 
+/**
+ * The frame's source, scrolled to centre its current line.
+ * @param {HTMLElement} pane
+ * @param {Source|null} source
+ */
 function renderSource(pane, source) {
   const rows = sourceRows(source);
   if (rows.length === 0) {
@@ -382,7 +399,12 @@ function renderSource(pane, source) {
   }
 }
 
-/** The locals table; an array's thumbnail, clicked, asks for `p name` (its full picture). */
+/**
+ * The locals table; an array's thumbnail, clicked, asks for `p name` (its full picture).
+ * @param {HTMLElement} body
+ * @param {Array<LocalRow>|undefined} rows
+ * @param {(name: string) => void} expand
+ */
 function renderLocals(body, rows, expand) {
   body.replaceChildren(
     ...(rows ?? []).map((row) => {
@@ -416,6 +438,11 @@ function renderLocals(body, rows, expand) {
   );
 }
 
+/**
+ * The shard session's devices as the selector's options.
+ * @param {HTMLSelectElement} select
+ * @param {Shards} shards
+ */
 function renderDevices(select, shards) {
   select.replaceChildren(
     ...shards.devices.map((device, position) => {
@@ -427,6 +454,12 @@ function renderDevices(select, shards) {
   select.value = String(shards.selected);
 }
 
+/**
+ * The last compare's pictures, one tile per device; a click selects that device.
+ * @param {HTMLElement} strip
+ * @param {Shards} shards
+ * @param {(message: DebuggerMessage) => void} send
+ */
 function renderComparePictures(strip, shards, send) {
   const row = compareTiles(shards);
   strip.hidden = !row;
@@ -462,6 +495,15 @@ function renderComparePictures(strip, shards, send) {
   strip.replaceChildren(scale, list);
 }
 
+/**
+ * The last compare: its pictures, its table (a click on a row selects that device) and verdict.
+ * @param {HTMLElement} pane
+ * @param {HTMLElement} pictures
+ * @param {HTMLTableElement} table
+ * @param {HTMLElement} verdict
+ * @param {Shards} shards
+ * @param {(message: DebuggerMessage) => void} send
+ */
 function renderCompare(pane, pictures, table, verdict, shards, send) {
   const rows = compareRows(shards);
   pane.hidden = rows.length === 0;
@@ -489,6 +531,11 @@ function renderCompare(pane, pictures, table, verdict, shards, send) {
   verdict.textContent = compareVerdict(shards);
 }
 
+/**
+ * The session's jdb commands and their output, pictures drawn.
+ * @param {HTMLElement} pane
+ * @param {Array<TranscriptEntry>|undefined} entries
+ */
 function renderTranscript(pane, entries) {
   let last = null;
   pane.replaceChildren(
@@ -515,6 +562,8 @@ function renderTranscript(pane, entries) {
 /**
  * The cell's output after Continue, copied for a page reloaded while the breakpoint waited
  * (that page shows no other output of the cell): its text, then `Out[n]:` and the result.
+ * @param {HTMLElement} pane
+ * @param {CellOutput|undefined} output
  */
 export function renderCellOutput(pane, output) {
   pane.hidden = !output;
@@ -552,7 +601,7 @@ export const KERNEL_GONE =
 /**
  * The state one drawn debugger shares between its sends and its updates, kept in one object:
  * its model and root, whether the kernel is gone, and the keys of what was last drawn.
- * @param {*} model anywidget's model of a {@link DebuggerModel}
+ * @param {DebuggerWidget} model anywidget's model of a {@link DebuggerModel}
  * @param {HTMLElement} el
  */
 function newSession(model, el) {
@@ -574,7 +623,7 @@ function newSession(model, el) {
  * A send that marks the widget busy until the next update, and sends nothing once the kernel
  * is gone (a dead comm throws, which is how it is found gone).
  * @param {ReturnType<typeof newSession>} session
- * @returns {function(DebuggerMessage): void}
+ * @returns {(message: DebuggerMessage) => void}
  */
 function sender(session) {
   return (message) => {
@@ -593,8 +642,8 @@ function sender(session) {
 /**
  * A jdb command line's send: only while the session waits, saying whether it sent.
  * @param {ReturnType<typeof newSession>} session
- * @param {function(DebuggerMessage): void} send
- * @returns {function(string): boolean}
+ * @param {(message: DebuggerMessage) => void} send
+ * @returns {(line: string) => boolean}
  */
 function lineSender(session, send) {
   return (line) => {
@@ -620,7 +669,7 @@ function loseKernel(session) {
 
 /**
  * The header: title, location, details and the batch-index box a `vmap` shows.
- * @param {function(DebuggerMessage): void} send
+ * @param {(message: DebuggerMessage) => void} send
  */
 function buildHeader(send) {
   const header = element("div", "jaxdbg-dbg-header");
@@ -645,8 +694,8 @@ function buildHeader(send) {
 
 /**
  * The box that finds a shard by its index, label or mesh place and selects it (Enter).
- * @param {*} model
- * @param {function(DebuggerMessage): void} send
+ * @param {DebuggerWidget} model
+ * @param {(message: DebuggerMessage) => void} send
  */
 function buildDeviceSearch(model, send) {
   const deviceSearch = element("input", "jaxdbg-dbg-device-search");
@@ -668,8 +717,8 @@ function buildDeviceSearch(model, send) {
 
 /**
  * A shard session's bar: device selector and search, count, Continue this device, compare box.
- * @param {*} model
- * @param {function(DebuggerMessage): void} send
+ * @param {DebuggerWidget} model
+ * @param {(message: DebuggerMessage) => void} send
  */
 function buildShardsBar(model, send) {
   const bar = element("div", "jaxdbg-dbg-shards");
@@ -718,7 +767,7 @@ function buildComparePane() {
 
 /**
  * The frames pane: the stack and the box that shows or hides internal frames.
- * @param {function(DebuggerMessage): void} send
+ * @param {(message: DebuggerMessage) => void} send
  */
 function buildFramesPane(send) {
   const pane = element("div", "jaxdbg-dbg-frames");
@@ -747,8 +796,8 @@ function buildLocalsPane() {
 
 /**
  * The expression box and the jdb command line, each with its history on ↑/↓.
- * @param {*} model
- * @param {function(string): boolean} sendLine
+ * @param {DebuggerWidget} model
+ * @param {(line: string) => boolean} sendLine
  */
 function buildInputs(model, sendLine) {
   const history = () => model.get("view")?.history ?? [];
@@ -774,7 +823,7 @@ function buildInputs(model, sendLine) {
 
 /**
  * One button per jdb command in BUTTONS (step, next, continue, ...).
- * @param {function(string): boolean} sendLine
+ * @param {(line: string) => boolean} sendLine
  */
 function buildButtons(sendLine) {
   const buttons = element("div", "jaxdbg-dbg-buttons");
@@ -791,9 +840,9 @@ function buildButtons(sendLine) {
 
 /**
  * Every part of the widget, built once; each update fills them from the view.
- * @param {*} model
- * @param {function(DebuggerMessage): void} send
- * @param {function(string): boolean} sendLine
+ * @param {DebuggerWidget} model
+ * @param {(message: DebuggerMessage) => void} send
+ * @param {(line: string) => boolean} sendLine
  */
 function buildParts(model, send, sendLine) {
   return {
@@ -837,7 +886,7 @@ function assemble(root, parts) {
  * Keys on the focused root: `/` focuses the expression box, the others run their shortcut.
  * @param {HTMLElement} root
  * @param {HTMLElement} expression
- * @param {function(string): boolean} sendLine
+ * @param {(line: string) => boolean} sendLine
  */
 function wireShortcuts(root, expression, sendLine) {
   root.addEventListener("keydown", (event) => {
@@ -861,7 +910,7 @@ function wireShortcuts(root, expression, sendLine) {
 /**
  * The header's place and details, and the batch box where the stop is in a `vmap`.
  * @param {ReturnType<typeof buildHeader>} header
- * @param {DebuggerView} view
+ * @param {Partial<DebuggerView>} view
  * @param {boolean} waiting
  * @param {boolean} kernelGone
  */
@@ -883,7 +932,7 @@ function showHeader(header, view, waiting, kernelGone) {
  * @param {ReturnType<typeof buildParts>} parts
  * @param {Shards|undefined} shards
  * @param {boolean} waiting
- * @param {function(DebuggerMessage): void} send
+ * @param {(message: DebuggerMessage) => void} send
  */
 function showShards(session, parts, shards, waiting, send) {
   const bar = parts.shards;
@@ -910,9 +959,9 @@ function showShards(session, parts, shards, waiting, send) {
 /**
  * The stack and the internal-frames box (its count; hidden when there are none).
  * @param {ReturnType<typeof buildFramesPane>} frames
- * @param {DebuggerView} view
+ * @param {Partial<DebuggerView>} view
  * @param {boolean} waiting
- * @param {function(DebuggerMessage): void} send
+ * @param {(message: DebuggerMessage) => void} send
  */
 function showFrames(frames, view, waiting, send) {
   renderFrames(frames.list, view, send);
@@ -926,7 +975,7 @@ function showFrames(frames, view, waiting, send) {
  * The source, redrawn only for another place (a redraw would lose the pane's scroll).
  * @param {ReturnType<typeof newSession>} session
  * @param {HTMLElement} pane
- * @param {DebuggerView} view
+ * @param {Partial<DebuggerView>} view
  */
 function showSource(session, pane, view) {
   const sourceKey = JSON.stringify([view.header?.file, view.header?.line, view.source?.first]);
@@ -940,7 +989,7 @@ function showSource(session, pane, view) {
  * The cell's execution count in its prompt, once known: this page did not run the cell, so
  * its prompt shows no count yet.
  * @param {ReturnType<typeof newSession>} session
- * @param {DebuggerView} view
+ * @param {Partial<DebuggerView>} view
  */
 function showCount(session, view) {
   const count = view.cell_output?.result?.count;
@@ -954,10 +1003,11 @@ function showCount(session, view) {
  * Draws the model's current `view` in the parts; controls work only while the session waits.
  * @param {ReturnType<typeof newSession>} session
  * @param {ReturnType<typeof buildParts>} parts
- * @param {function(DebuggerMessage): void} send
- * @param {function(string): boolean} sendLine
+ * @param {(message: DebuggerMessage) => void} send
+ * @param {(line: string) => boolean} sendLine
  */
 function update(session, parts, send, sendLine) {
+  /** @type {Partial<DebuggerView>} */
   const view = session.model.get("view") ?? {};
   const waiting = view.status === "waiting" && !session.kernelGone;
   const { root, kernelGone } = session;
@@ -977,7 +1027,11 @@ function update(session, parts, send, sendLine) {
   }
 }
 
-/** Draws the model's `view` ({@link DebuggerModel}) in `el`; clicks and keys send messages. */
+/**
+ * Draws the model's `view` ({@link DebuggerModel}) in `el`; clicks and keys send messages.
+ * @param {{model: DebuggerWidget, el: HTMLElement}} props
+ * @returns {() => void}
+ */
 function render({ model, el }) {
   markDrawn(model, el);
   const session = newSession(model, el);

@@ -47,8 +47,8 @@ export function itemIndex(root, target, selector, key) {
  * (`indexOf(target)` not null): one listener for every item of a list.
  * @param {EventTarget} container
  * @param {string} type
- * @param {function(*): (number|null)} indexOf
- * @param {function(number, *): void} handler
+ * @param {(target: *) => (number|null)} indexOf
+ * @param {(index: number, event: *) => void} handler
  */
 export function onItem(container, type, indexOf, handler) {
   container.addEventListener(type, (event) => {

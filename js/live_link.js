@@ -12,7 +12,7 @@ const REGISTRY = Symbol.for("jaxdbg_widgets.live_links");
 // The live models by key, and the outputs waiting for a key: one registry per page, shared by
 // every copy of this module (each output imports its own), under a global symbol.
 
-/** @returns {{models: Map<string, *>, waiting: Map<string, Array<function(*): void>>}} */
+/** @returns {{models: Map<string, *>, waiting: Map<string, Array<(model: *) => void>>}} */
 function links() {
   const scope = /** @type {*} */ (globalThis);
   scope[REGISTRY] ??= { models: new Map(), waiting: new Map() };
@@ -21,7 +21,7 @@ function links() {
 
 /**
  * Offers a live widget model under its `link` trait, until `signal` aborts (the model closed).
- * @param {{get: function(string): *}} model
+ * @param {{get: (name: string) => *}} model
  * @param {AbortSignal} [signal]
  */
 export function offerLink(model, signal) {
@@ -40,7 +40,7 @@ export function offerLink(model, signal) {
 /**
  * Calls `listener` with the live model offered under `key`, now or once it is offered.
  * @param {string} key
- * @param {function(*): void} listener
+ * @param {(model: *) => void} listener
  */
 export function whenLinked(key, listener) {
   const registry = links();

@@ -123,8 +123,12 @@ import { listen, togglePick } from "./widget_model.js";
  * @property {LeafView|NoLeaf} leaf_view
  */
 
+/** anywidget's model of this widget, typed by {@link MemoryModel} (see widget_model.js). */
+/** @typedef {import("./widget_model.js").Model<MemoryModel>} MemoryWidget */
+
 const ROW_LIMIT = 200;
 const LABEL_BYTES_LIMIT = 64;
+/** @type {Array<[string, string|null, boolean?]>} */
 const SORTS = [
   ["path", "path", false],
   ["shape", null],
@@ -270,7 +274,9 @@ function buildParts(view) {
  * @returns {Array<HTMLElement>}
  */
 function cellNodesOf(root, view) {
-  const cellNodes = [...root.querySelectorAll(".jdw-mem-cell")];
+  const cellNodes = /** @type {Array<HTMLElement>} */ ([
+    ...root.querySelectorAll(".jdw-mem-cell"),
+  ]);
   if (cellNodes.length) {
     const first = String(view.grid.cells[0][2]);
     cellNodes.find((node) => node.dataset.device === first).tabIndex = 0;
@@ -319,7 +325,7 @@ function deviceTable(view, index, held) {
 
 /**
  * Marks the picked device (`device`) on the map and lists its leaves that pass the filter.
- * @param {*} model
+ * @param {MemoryWidget} model
  * @param {*} view
  * @param {*} byGroup the leaves by sharding group ({@link leavesByGroup})
  * @param {ReturnType<typeof buildParts>} parts
@@ -351,7 +357,7 @@ function showDevice(model, view, byGroup, parts, cellNodes) {
 /**
  * The leaf table's header: a sort button for each sortable column, marked with its order.
  * @param {{sortKey: string, descending: boolean}} sort
- * @param {function(string, boolean): void} resort called with a column's key and first order
+ * @param {(key: string, descending: boolean) => void} resort called with a column's key and first order
  */
 function sortHeader(sort, resort) {
   const header = element("tr");
@@ -408,10 +414,10 @@ function showLeaves(view, parts, sort) {
 
 /**
  * The picked leaf's sharding diagram, once its `leaf_view` has come; the last one is closed.
- * @param {*} model
+ * @param {MemoryWidget} model
  * @param {*} view
  * @param {HTMLElement} diagram
- * @param {{closeDiagram: (function(): void)|null}} state
+ * @param {{closeDiagram: (() => void)|null}} state
  */
 function showDiagram(model, view, diagram, state) {
   if (state.closeDiagram) state.closeDiagram();
@@ -432,7 +438,7 @@ function showDiagram(model, view, diagram, state) {
 /**
  * The heatmap's events: a click picks a device, arrows move between cells, focus and hover
  * describe a device (hover in a tooltip too).
- * @param {*} model
+ * @param {MemoryWidget} model
  * @param {*} view
  * @param {ReturnType<typeof buildParts>} parts
  * @param {Array<HTMLElement>} cellNodes
@@ -468,12 +474,14 @@ function wireHeatmap(model, view, parts, cellNodes) {
 
 /**
  * The root's events: a click on a leaf's path picks the leaf; Escape picks nothing.
- * @param {*} model
+ * @param {MemoryWidget} model
  * @param {HTMLElement} root
  */
 function wireRoot(model, root) {
   root.addEventListener("click", (event) => {
-    const row = event.target.closest?.(".jdw-mem-leaf")?.closest("[data-leaf]");
+    const target = /** @type {*} */ (event.target); // not always an Element
+    /** @type {HTMLElement|null} */
+    const row = target.closest?.(".jdw-mem-leaf")?.closest("[data-leaf]");
     if (!row || !root.contains(row)) return;
     model.set("leaf", Number(row.dataset.leaf));
     model.save_changes();
@@ -486,7 +494,11 @@ function wireRoot(model, root) {
   });
 }
 
-/** Draws the model's `view` ({@link MemoryModel}) in `el`; picks set `device` and `leaf`. */
+/**
+ * Draws the model's `view` ({@link MemoryModel}) in `el`; picks set `device` and `leaf`.
+ * @param {{model: MemoryWidget, el: HTMLElement}} props
+ * @returns {() => void}
+ */
 function render({ model, el }) {
   const sent = model.get("view");
   const view = { ...sent, leaves: expandLeaves(sent) };

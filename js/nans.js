@@ -71,6 +71,9 @@ export const OFFLINE_DEBUG = "the debugger opens while the kernel that ran the s
  * @typedef {DebugMessage|DebuggerMessage} NonfiniteMessage
  */
 
+/** anywidget's model of this widget, typed by {@link NonfiniteModel} (see widget_model.js). */
+/** @typedef {import("./widget_model.js").Model<NonfiniteModel, NonfiniteMessage>} NonfiniteWidget */
+
 /** Draw one origin: its heading, its facts and its marked source. */
 function drawOrigin(origin) {
   const block = element("div", "jdw-nan-origin");
@@ -112,7 +115,11 @@ function drawReport(pane, view) {
   pane.replaceChildren(root);
 }
 
-/** The report's model seen as a debugger model: its `debugger` trait is the debugger's `view`. */
+/**
+ * The report's model seen as a debugger model: its `debugger` trait is the debugger's `view`.
+ * @param {NonfiniteWidget} model
+ * @returns {import("./debugger.js").DebuggerWidget}
+ */
 function debuggerModel(model) {
   const event = (name) => (name === "change:view" ? "change:debugger" : name);
   return {
@@ -123,6 +130,11 @@ function debuggerModel(model) {
   };
 }
 
+/**
+ * The widget: its model offered to saved outputs (live_link.js); `render` draws the report
+ * ({@link NonfiniteModel}) in `el`, and the debugger once one is open.
+ * @type {{initialize: typeof initialize, render: (props: {model: NonfiniteWidget, el: HTMLElement}) => () => void}}
+ */
 export default {
   initialize,
   render({ model, el }) {

@@ -147,6 +147,9 @@ import { initialize } from "./live_link.js";
  * @property {string} link
  */
 
+/** anywidget's model of this widget, typed by {@link PicturesModel} (see widget_model.js). */
+/** @typedef {import("./widget_model.js").Model<PicturesModel, PictureMessage>} PicturesWidget */
+
 /** What a saved picture says where only its kernel knew the answer. */
 export const OFFLINE_VALUE = "exact value kept only while the kernel that drew it runs";
 export const OFFLINE_SLIDER = "other slices are drawn while the kernel that drew this picture runs";
@@ -378,7 +381,7 @@ const probeKey = (p, k, cell) => `${p}/${k}/${cell.join(",")}`;
 /**
  * What one drawn pictures widget shares between its panels and its probe listener: the model,
  * the tooltip and the hovered cell (picture, panel, cell and the key of the probe it waits for).
- * @param {*} model
+ * @param {PicturesWidget} model
  */
 function newSession(model) {
   const tip = element("div", "jdw-pic-tip");
@@ -439,7 +442,7 @@ function showProbe(session) {
  * shard under it, Escape hides the tooltip.
  * @param {ReturnType<typeof newSession>} session
  * @param {{p: number, k: number, picture: PictureView, frame: HTMLElement, width: number, height: number}} at
- * @param {function(number): void} pick lights a shard's boxes and devices
+ * @param {(shard: number) => void} pick lights a shard's boxes and devices
  */
 function wirePanel(session, at, pick) {
   const { p, k, picture, frame, width, height } = at;
@@ -504,7 +507,7 @@ function panelFooter(picture, width) {
  * @param {number} p
  * @param {PictureView} picture
  * @param {number} k
- * @param {{light: function(number): void}} devices the picture's device strip
+ * @param {{light: (shard: number) => void}} devices the picture's device strip
  * @param {Array<HTMLElement>} boxes
  */
 function drawPanel(session, p, picture, k, devices, boxes) {
@@ -531,7 +534,7 @@ function drawPanel(session, p, picture, k, devices, boxes) {
 /**
  * A slider per leading dimension; a change asks the kernel for that slice (`slide`).
  * Offline, the sliders are shown but disabled.
- * @param {*} model
+ * @param {PicturesWidget} model
  * @param {number} p
  * @param {PictureView} picture
  */
@@ -601,7 +604,10 @@ function drawAll(session, root) {
   session.tip.hidden = true;
 }
 
-/** Draws the model's `view` ({@link PicturesModel}) in `el`. */
+/**
+ * Draws the model's `view` ({@link PicturesModel}) in `el`.
+ * @param {{model: PicturesWidget, el: HTMLElement}} props
+ */
 function render({ model, el }) {
   const root = element("div", "jdw-pic");
   keepKeys(root); // arrow keys move within a picture

@@ -60,6 +60,9 @@ import { listen, togglePick } from "./widget_model.js";
  * @property {string} link
  */
 
+/** anywidget's model of this widget, typed by {@link PrintLogModel} (see widget_model.js). */
+/** @typedef {import("./widget_model.js").Model<PrintLogModel>} PrintLogWidget */
+
 const FILTER_DELAY_MS = 150;
 
 /** The header row of `columns` ([key, heading] pairs). */
@@ -100,7 +103,7 @@ function buildPictures(pictures, columns) {
 /**
  * The widget's parts: the filter box (holding the model's query), the status line and the
  * scrolling table with its header.
- * @param {*} model
+ * @param {PrintLogWidget} model
  */
 function buildParts(model) {
   const root = element("div", "jaxdbg-printlog");
@@ -125,8 +128,8 @@ function buildParts(model) {
 /**
  * Sets `query` a moment after the typing stops. A saved log has no kernel to filter it: the
  * page filters the rows the output carries.
- * @param {*} model
- * @returns {function(string): void}
+ * @param {PrintLogWidget} model
+ * @returns {(value: string) => void}
  */
 function querySender(model) {
   const carried = model.offline ? { rows: model.get("rows") ?? [], stats: model.get("stats") } : null;
@@ -144,9 +147,9 @@ function querySender(model) {
 /**
  * Draws the rows (and the expanded print's pictures) and the status line; the table stays
  * scrolled to the bottom, or to the print just expanded.
- * @param {*} model
+ * @param {PrintLogWidget} model
  * @param {ReturnType<typeof buildParts>} parts
- * @param {function(number): void} toggle expands or folds a print
+ * @param {(index: number) => void} toggle expands or folds a print
  */
 function update(model, parts, toggle) {
   const { scroller, head, body } = parts;
@@ -178,7 +181,11 @@ function update(model, parts, toggle) {
   }
 }
 
-/** Draws the model's rows ({@link PrintLogModel}) in `el`; the filter box sets `query`. */
+/**
+ * Draws the model's rows ({@link PrintLogModel}) in `el`; the filter box sets `query`.
+ * @param {{model: PrintLogWidget, el: HTMLElement}} props
+ * @returns {() => void}
+ */
 function render({ model, el }) {
   const parts = buildParts(model);
   el.appendChild(parts.root);

@@ -63,6 +63,9 @@ import { listen } from "./widget_model.js";
  * @property {number} zoom
  */
 
+/** anywidget's model of this widget, typed by {@link ShardingModel} (see widget_model.js). */
+/** @typedef {import("./widget_model.js").Model<ShardingModel>} ShardingWidget */
+
 const LEGEND_LIMIT = 64;
 
 function drawLegend(view, cells) {
@@ -131,7 +134,7 @@ function buildParts(view, cells) {
 
 /**
  * Lights the shards of the selected devices (`selected`) in the grid and the legend.
- * @param {*} model
+ * @param {ShardingWidget} model
  * @param {Array<*>} cells
  * @param {ReturnType<typeof buildParts>} parts
  */
@@ -148,7 +151,7 @@ function showSelection(model, cells, parts) {
 
 /**
  * Sizes the grid at the model's `zoom`.
- * @param {*} model
+ * @param {ShardingWidget} model
  * @param {ReturnType<typeof buildParts>} parts
  * @param {{sizedOnce: boolean}} state
  */
@@ -163,7 +166,7 @@ function showZoom(model, parts, state) {
 
 /**
  * Setting the zoom: a step in or out, compact labels, and the zoom that fits the width.
- * @param {*} model
+ * @param {ShardingWidget} model
  * @param {ReturnType<typeof buildParts>} parts
  * @param {{compact: boolean}} state
  */
@@ -201,7 +204,7 @@ function zoomActions(model, parts, state) {
 
 /**
  * Selecting: a shard's devices toggled in `selected`, or none.
- * @param {*} model
+ * @param {ShardingWidget} model
  * @param {Array<*>} cells
  */
 function selectActions(model, cells) {
@@ -290,7 +293,7 @@ function wirePointer(parts, select, tip) {
  * @param {ReturnType<typeof buildParts>} parts
  * @param {ReturnType<typeof selectActions>} select
  * @param {ReturnType<typeof tooltips>} tip
- * @returns {function(KeyboardEvent): void}
+ * @returns {(event: KeyboardEvent) => void}
  */
 function wireCellKeys(parts, select, tip) {
   function onCellKey(event) {
@@ -338,7 +341,7 @@ function wireZoom(parts, zoom) {
  * than it is zoomed out as the fit button does, unless a zoom other than 100% was already
  * chosen. The fit runs as a task of its own: laying a large grid out at two zooms should not
  * add to the task that first laid it out. Returns the observer, or null without one.
- * @param {*} model
+ * @param {ShardingWidget} model
  * @param {ReturnType<typeof buildParts>} parts
  * @param {{sizedOnce: boolean, fitted: boolean}} state
  * @param {ReturnType<typeof zoomActions>} zoom
@@ -365,7 +368,11 @@ function watchSize(model, parts, state, zoom) {
   return null;
 }
 
-/** Draws the model's `view` ({@link ShardingModel}) in `el`; clicks and zoom set its traits. */
+/**
+ * Draws the model's `view` ({@link ShardingModel}) in `el`; clicks and zoom set its traits.
+ * @param {{model: ShardingWidget, el: HTMLElement}} props
+ * @returns {() => void}
+ */
 function render({ model, el }) {
   const view = model.get("view");
   const cells = cellRecords(view.cells, view.tips, view.process_edges ?? []);

@@ -408,7 +408,7 @@ function focusOn(s, f, order) {
  * the canvas, a scroll draws what came into view, a press on a cell focuses its stand-in.
  * Returns the function that unwires what outlives the surface's elements.
  * @param {ReturnType<typeof newCanvasState>} s
- * @returns {function(): void}
+ * @returns {() => void}
  */
 function wireCanvas(s) {
   const theme =
@@ -428,14 +428,14 @@ function wireCanvas(s) {
   for (const f of s.facets) f.grid.addEventListener("mousedown", mousedown);
   return () => {
     theme?.disconnect();
-    s.scroll.removeEventListener("scroll", schedule, { passive: true });
+    s.scroll.removeEventListener("scroll", schedule);
   };
 }
 
 /**
  * The surface's methods the sharding widget calls (see GridSurface in sharding_cells.js).
  * @param {ReturnType<typeof newCanvasState>} s
- * @param {function(): void} close
+ * @param {() => void} close
  * @returns {import("./sharding_cells.js").GridSurface}
  */
 function surfaceOf(s, close) {
