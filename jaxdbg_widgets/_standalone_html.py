@@ -107,8 +107,8 @@ def carried_map(
     """A map's output carrying ``diagram(model, n)`` for each of its ``count`` ``pick``
     positions, or ``None`` once their JSON passes ``budget`` bytes (the live widget asks then).
 
-    ``name`` names the map's JS module and CSS (drawn over ``sharding.css``); picking position
-    ``n`` fills the ``{pick}_view`` trait; ``state`` holds the map's other traits.
+    ``name`` names the map's JS module and CSS (drawn over ``widgets.css`` and ``sharding.css``);
+    picking position ``n`` fills the ``{pick}_view`` trait; ``state`` holds the map's other traits.
     """
     diagrams = carried_answers(count, lambda n: diagram(model, n), budget)
     if diagrams is None:
@@ -116,7 +116,7 @@ def carried_map(
     shown = view(model)
     html = standalone_html(
         module=f"{name}.js",
-        css=("sharding.css", f"{name}.css"),
+        css=("widgets.css", "sharding.css", f"{name}.css"),
         state={"view": shown, **(state or {}), pick: -1, f"{pick}_view": {}},
         static_html=html_from_view(shown),
         derived={pick: (f"{pick}_view", diagrams)},

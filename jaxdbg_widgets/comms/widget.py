@@ -24,7 +24,7 @@ class CommunicationWidget(MapWidget):
     """
 
     _esm = inlined_module("comms.js")
-    _css = stylesheet("sharding.css", "comms.css")
+    _css = stylesheet("widgets.css", "sharding.css", "comms.css")
 
     view = traitlets.Dict().tag(sync=True)
     render_html = staticmethod(html_from_view)

@@ -24,7 +24,7 @@ class MemoryWidget(MapWidget):
     """
 
     _esm = inlined_module("memory.js")
-    _css = stylesheet("sharding.css", "memory.css")
+    _css = stylesheet("widgets.css", "sharding.css", "memory.css")
 
     view = traitlets.Dict().tag(sync=True)
     render_html = staticmethod(html_from_view)

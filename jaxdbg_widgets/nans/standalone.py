@@ -20,7 +20,7 @@ def standalone_report(report: NonfiniteReport) -> StandaloneOutput:
     live = NonfiniteWidget(report)
     html = standalone_html(
         module="nans.js",
-        css=("nans.css", "debugger.css", "pictures.css"),
+        css=("widgets.css", "nans.css", "debugger.css", "pictures.css"),
         state={"view": live.view, "debugger": None, "link": live.link},
         static_html=html_from_view(live.view),
         link=live.link,

@@ -12,7 +12,7 @@ from typing import Any
 
 import traitlets
 
-from jaxdbg_widgets._assets import asset, inlined_module
+from jaxdbg_widgets._assets import inlined_module, stylesheet
 from jaxdbg_widgets._linked import Linkable
 from jaxdbg_widgets._twin_widget import TwinWidget
 from jaxdbg_widgets.debugger.serve.inline import InlineSession
@@ -29,10 +29,7 @@ class NonfiniteWidget(Linkable, TwinWidget):
     """Source with the origin's line marked, the facts, and the debugger opened there."""
 
     _esm = inlined_module("nans.js")
-    _css = "\n".join(
-        asset(name).read_text(encoding="utf-8")
-        for name in ("nans.css", "debugger.css", "pictures.css")
-    )
+    _css = stylesheet("widgets.css", "nans.css", "debugger.css", "pictures.css")
 
     view = traitlets.Dict().tag(sync=True)
     debugger = traitlets.Dict(allow_none=True, default_value=None).tag(sync=True)

@@ -31,7 +31,7 @@ def standalone_log(log: PrintBuffer, live: PrintLogWidget) -> StandaloneOutput:
     rows = [entry_row(entry) for entry in page.entries]
     html = standalone_html(
         module="printlog.js",
-        css=("printlog.css", "pictures.css"),
+        css=("widgets.css", "printlog.css", "pictures.css"),
         state={
             "rows": rows,
             "stats": page_stats(page),

@@ -54,7 +54,7 @@ class PrintLogWidget(Linkable, anywidget.AnyWidget):
     """Table of a print log with a filter box; ``query`` is what the user typed."""
 
     _esm = inlined_module("printlog.js")
-    _css = stylesheet("printlog.css", "pictures.css")
+    _css = stylesheet("widgets.css", "printlog.css", "pictures.css")
 
     rows = traitlets.List().tag(sync=True)
     stats = traitlets.Dict().tag(sync=True)

@@ -21,7 +21,7 @@ def standalone_pictures(pictures: PictureSet) -> StandaloneOutput:
     live = PicturesWidget(pictures)
     html = standalone_html(
         module="pictures.js",
-        css=("pictures.css",),
+        css=("widgets.css", "pictures.css"),
         state={"view": live.view, "probe": {}, "link": live.link},
         static_html=html_from_view(live.view),
         link=live.link,

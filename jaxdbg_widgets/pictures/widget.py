@@ -9,7 +9,7 @@ from typing import Any
 
 import traitlets
 
-from jaxdbg_widgets._assets import asset, inlined_module
+from jaxdbg_widgets._assets import inlined_module, stylesheet
 from jaxdbg_widgets._linked import Linkable
 from jaxdbg_widgets._twin_widget import TwinWidget
 from jaxdbg_widgets.pictures.html import html_from_view
@@ -23,7 +23,7 @@ class PicturesWidget(Linkable, TwinWidget):
     sliders for leading axes; ``probe`` holds the kernel's answer to the last hovered cell."""
 
     _esm = inlined_module("pictures.js")
-    _css = asset("pictures.css").read_text(encoding="utf-8")
+    _css = stylesheet("widgets.css", "pictures.css")
 
     view = traitlets.Dict().tag(sync=True)
     render_html = staticmethod(html_from_view)

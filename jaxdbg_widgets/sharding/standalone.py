@@ -24,7 +24,7 @@ def standalone_diagram(
     layout, view = layout_and_view(shape, sharding, dtype=dtype, options=options)
     html = standalone_html(
         module="sharding.js",
-        css=("sharding.css",),
+        css=("widgets.css", "sharding.css"),
         state={"view": view, "selected": [], "zoom": 1.0},
         static_html=html_from_view(view),
     )

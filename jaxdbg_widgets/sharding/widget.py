@@ -9,7 +9,7 @@ from typing import Any
 
 import traitlets
 
-from jaxdbg_widgets._assets import asset, inlined_module
+from jaxdbg_widgets._assets import inlined_module, stylesheet
 from jaxdbg_widgets._twin_widget import TwinWidget
 from jaxdbg_widgets.sharding.html import html_from_view
 from jaxdbg_widgets.sharding.layout import ShardingLayout, shape_and_sharding
@@ -26,7 +26,7 @@ class ShardingWidget(TwinWidget):
     """
 
     _esm = inlined_module("sharding.js")
-    _css = asset("sharding.css")
+    _css = stylesheet("widgets.css", "sharding.css")
 
     view = traitlets.Dict().tag(sync=True)
     render_html = staticmethod(html_from_view)

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from jax.sharding import Mesh, NamedSharding, PartitionSpec
 
-from jaxdbg_widgets._assets import inlined_module
+from jaxdbg_widgets._assets import inlined_module, stylesheet
 from jaxdbg_widgets._standalone_html import standalone_html
 from jaxdbg_widgets.sharding import api
 from jaxdbg_widgets.sharding.html import html_from_view
@@ -21,6 +21,7 @@ from jaxdbg_widgets.sharding.view import layout_and_view
 WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
 _STATE = re.compile(r'<script type="application/json">(.*?)</script>', re.S)
 _MODULES = re.compile(r'import\("data:text/javascript;base64,([A-Za-z0-9+/=]+)"\)')
+_STYLE = re.compile(r'<style>([^<]*)</style><script type="application/json">')  # the view's CSS
 
 
 def _state(markup: str) -> dict:
@@ -103,3 +104,17 @@ def test_a_map_whose_diagrams_exceed_the_budget_is_the_live_widget(in_notebook, 
     monkeypatch.setattr(standalone, "BUDGET", 100)
     bundle = jdw.memory_map(_params())._repr_mimebundle_()
     assert WIDGET_MIME in bundle
+
+
+def test_a_saved_diagram_or_map_is_styled_as_its_live_widget(shown):
+    import jaxdbg_widgets as jdw
+    from jaxdbg_widgets.memory.widget import MemoryWidget
+    from jaxdbg_widgets.sharding.widget import ShardingWidget
+
+    mesh = Mesh(np.array(jax.devices()).reshape(2, 4), ("x", "y"))
+    api.visualize_sharding((8, 16), NamedSharding(mesh, PartitionSpec("x")))
+    [diagram] = shown
+    memory = jdw.memory_map(_params())
+    for output, widget in ((diagram, ShardingWidget), (memory, MemoryWidget)):
+        [style] = _STYLE.findall(output._repr_mimebundle_()["text/html"])
+        assert style == widget._css and style.startswith(stylesheet("widgets.css"))

@@ -25,8 +25,10 @@ def test_built_wheel_imports_and_ships_the_javascript(tmp_path):
     )
     (wheel,) = (tmp_path / "dist").glob("jaxdbg_widgets-*.whl")
     names = zipfile.ZipFile(wheel).namelist()
-    shipped_js = {Path(n).name for n in names if n.startswith("jaxdbg_widgets/static/")}
-    assert {p.name for p in (REPO / "js").glob("*.js")} <= shipped_js
+    shipped = {Path(n).name for n in names if n.startswith("jaxdbg_widgets/static/")}
+    front_end = {p.name for pattern in ("*.js", "*.css") for p in (REPO / "js").glob(pattern)}
+    assert "widgets.css" in front_end
+    assert front_end <= shipped
     assert not any("/test/" in n for n in names if n.startswith("jaxdbg_widgets/static/"))
     assert "jaxdbg/__init__.py" in names
 

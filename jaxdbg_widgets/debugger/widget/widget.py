@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import traitlets
 
-from jaxdbg_widgets._assets import asset, inlined_module
+from jaxdbg_widgets._assets import inlined_module, stylesheet
 from jaxdbg_widgets._twin_widget import TwinWidget
 from jaxdbg_widgets.debugger.widget import static_html
 
@@ -21,9 +21,7 @@ class DebuggerWidget(TwinWidget):
     """Header, frames, source, locals, transcript and command line of one breakpoint."""
 
     _esm = inlined_module("debugger.js")
-    _css = asset("debugger.css").read_text(encoding="utf-8") + asset("pictures.css").read_text(
-        encoding="utf-8"
-    )
+    _css = stylesheet("widgets.css", "debugger.css", "pictures.css")
 
     view = traitlets.Dict().tag(sync=True)
     render_html = staticmethod(static_html.render)
