@@ -1,21 +1,38 @@
-"""``PeakMemory``: the peak reports with the hooks that show them as text or static HTML.
+"""``PeakMemory``: the peak reports with the hooks that show them as text, static HTML or the
+page view.
 
-The static HTML is the whole view, so a saved or reloaded notebook shows the same output.
+In a notebook the output is one standalone ``text/html`` (:func:`standalone_peak`): the static
+HTML twin, the view's JSON and ``js/peak.js``, which draws over a model kept in the page and
+asks the kernel nothing, so a saved or reloaded notebook draws the same view.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from jaxdbg_widgets._map_display import MapDisplay
-from jaxdbg_widgets._standalone_html import StandaloneOutput
+from jaxdbg_widgets._kernel.shell import running_kernel
+from jaxdbg_widgets._standalone_html import StandaloneOutput, standalone_html
 from jaxdbg_widgets.memory.peak import PeakSet
 from jaxdbg_widgets.memory.peak_html import render_peak_html
 from jaxdbg_widgets.memory.peak_text import render_peak_text
+from jaxdbg_widgets.memory.peak_view import peak_view
 
 
-class PeakMemory(MapDisplay, PeakSet):
-    """What is live at a program's peak; static HTML in a notebook, text in a terminal."""
+def standalone_peak(peaks: PeakSet) -> StandaloneOutput:
+    """The reports as text and standalone HTML: bars by source line that open their buffers and
+    code, a variant selector, the timeline; the static HTML where scripts do not run."""
+    html = standalone_html(
+        module="peak.js",
+        css=("peak.css",),
+        state={"view": peak_view(peaks), "variant": 0, "line": -1},
+        static_html=render_peak_html(peaks),
+    )
+    return StandaloneOutput(render_peak_text(peaks), html)
+
+
+class PeakMemory(PeakSet):
+    """What is live at a program's peak: in a notebook an interactive view kept in the output
+    (it draws after a save, restart or reload); static HTML elsewhere; text in a terminal."""
 
     def to_text(self, *, use_color: bool = False) -> str:
         return render_peak_text(self)
@@ -23,12 +40,17 @@ class PeakMemory(MapDisplay, PeakSet):
     def to_html(self) -> str:
         return render_peak_html(self)
 
-    def standalone(self) -> StandaloneOutput | None:
-        """The kernel-free output: text and static HTML, the same after a save."""
-        return StandaloneOutput(self.to_text(), self.to_html())
+    def standalone(self) -> StandaloneOutput:
+        """The kernel-free output a notebook shows: text and the standalone HTML view."""
+        return standalone_peak(self)
 
-    def widget(self) -> Any:
-        raise NotImplementedError("the peak report has no widget yet; it displays as static HTML")
-
-    def text_renderable(self) -> Any:
+    def __str__(self) -> str:
         return self.to_text()
+
+    def __rich__(self) -> str:
+        return self.to_text()
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, str]:
+        if running_kernel() is not None:
+            return self.standalone()._repr_mimebundle_(**kwargs)
+        return {"text/plain": self.to_text(), "text/html": self.to_html()}

@@ -6,7 +6,7 @@ import os
 
 from jaxdbg_widgets._kernel import cell_files
 from jaxdbg_widgets.comms.model import SourceLine
-from jaxdbg_widgets.memory.peak import PeakReport, PeakSet
+from jaxdbg_widgets.memory.peak import Fit, PeakReport, PeakSet
 from jaxdbg_widgets.memory.units import human_bytes
 
 TOP = 12  # buffers and lines listed per report
@@ -35,11 +35,7 @@ def report_text(r: PeakReport) -> str:
     lines = [f"{r.name}: peak {human_bytes(r.peak_bytes)} per device{_devices(r)}"]
     lines.append(agreement_text(r))
     if r.fit is not None:
-        verdict = "fits" if r.fit.fits else "does NOT fit"
-        spare = "spare" if r.fit.fits else "over"
-        lines.append(
-            f"{verdict} in {human_bytes(r.fit.capacity)}: {human_bytes(abs(r.fit.margin))} {spare}"
-        )
+        lines.append(fit_text(r.fit))
     lines.append("by source line:")
     for share in r.lines[:TOP]:
         lines.append(
@@ -56,6 +52,13 @@ def report_text(r: PeakReport) -> str:
     lines.append(f"timeline: {sparkline(r.timeline, r.peak_step)}")
     lines.extend(f"note: {n}" for n in r.notes)
     return "\n".join(lines)
+
+
+def fit_text(fit: Fit) -> str:
+    """``fits in 24.0 MiB: 1.00 MiB spare`` or ``does NOT fit in 24.0 MiB: 17.0 MiB over``."""
+    verdict = "fits" if fit.fits else "does NOT fit"
+    spare = "spare" if fit.fits else "over"
+    return f"{verdict} in {human_bytes(fit.capacity)}: {human_bytes(abs(fit.margin))} {spare}"
 
 
 def where(source: SourceLine) -> str:

@@ -88,6 +88,7 @@ VIEWS = (
     "jaxdbg_widgets.memory.peak_display",
     "jaxdbg_widgets.memory.peak_html",
     "jaxdbg_widgets.memory.peak_text",
+    "jaxdbg_widgets.memory.peak_view",
     "jaxdbg_widgets.memory.text",
     "jaxdbg_widgets.memory.view",
     "jaxdbg_widgets.memory.widget",

@@ -15,6 +15,7 @@ from jaxdbg_widgets.comms.widget import CommunicationWidget
 from jaxdbg_widgets.compiles import schema as compiles_schema
 from jaxdbg_widgets.debugger.view import schema as debugger_schema
 from jaxdbg_widgets.debugger.widget.widget import DebuggerWidget
+from jaxdbg_widgets.memory import peak_schema
 from jaxdbg_widgets.memory import schema as memory_schema
 from jaxdbg_widgets.memory.widget import MemoryWidget
 from jaxdbg_widgets.nans import schema as nans_schema
@@ -46,6 +47,7 @@ PAIRS = [
     (pictures_schema, "pictures.js"),
     (nans_schema, "nans.js"),
     (compiles_schema, "compiles.js"),
+    (peak_schema, "peak.js"),
 ]
 WIDGETS = [
     (DebuggerWidget, debugger_schema.DebuggerModel),

@@ -169,10 +169,7 @@ def test_html_is_deterministic_and_escaped():
     assert not re.search(r"[0-9a-f]{8}-[0-9a-f]{4}-", one)
 
 
-def test_in_a_notebook_the_output_is_the_static_html(monkeypatch):
-    from jaxdbg_widgets.sharding import api
-
-    monkeypatch.setattr(api, "_in_notebook", lambda: True)
+def test_outside_a_notebook_the_output_is_the_static_html():
     peaks = jdw.peak_memory(outer_sum, S((256,), jnp.float32))
     bundle = peaks._repr_mimebundle_()
     assert bundle["text/html"] == peaks.to_html()
