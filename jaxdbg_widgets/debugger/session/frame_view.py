@@ -8,6 +8,7 @@ A frame that does not say whether it is internal is judged by its file
 
 from __future__ import annotations
 
+import functools
 import linecache
 import re
 from collections.abc import Mapping
@@ -34,10 +35,15 @@ class FrameView:
     batched: dict[str, Any] = field(default_factory=dict)
     internal: bool = False
 
+    @functools.cached_property
+    def shown_file(self) -> str:
+        """The file as the user knows it (``In[3]`` for a cell), asked of the kernel once."""
+        return display_filename(self.filename)
+
     @property
     def label(self) -> str:
         """``function (file:line)`` with the file named as the user knows it."""
-        return f"{self.function} ({display_filename(self.filename)}:{self.lineno})"
+        return f"{self.function} ({self.shown_file}:{self.lineno})"
 
     @property
     def first_lineno(self) -> int:

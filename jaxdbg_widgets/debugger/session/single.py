@@ -22,7 +22,7 @@ from jaxdbg_widgets.debugger.session.base import (
     Resume,
     place_of,
 )
-from jaxdbg_widgets.debugger.session.frame_view import FrameView, display_filename, view_frame
+from jaxdbg_widgets.debugger.session.frame_view import FrameView, view_frame
 from jaxdbg_widgets.debugger.session.values import describe_error, is_array, safe_repr
 from jaxdbg_widgets.debugger.session.workers import thread_name
 from jaxdbg_widgets.debugger.transports import interrupts
@@ -256,7 +256,7 @@ class Session(CommandLog):
         if not self.frames:
             return "> <no frames>"
         frame = self.frame
-        lines = [f"> {display_filename(frame.filename)}({frame.lineno})"]
+        lines = [f"> {frame.shown_file}({frame.lineno})"]
         if frame.offset is None:
             lines.append("    <no source>")
             return "\n".join(lines)
@@ -269,7 +269,7 @@ class Session(CommandLog):
         """The CLI's ``where``: outermost frame first, the breakpoint's frame last."""
         lines = ["Traceback:"]
         for frame in reversed(self.frames):
-            lines.append(f'  File "{display_filename(frame.filename)}", line {frame.lineno}')
+            lines.append(f'  File "{frame.shown_file}", line {frame.lineno}')
             code = frame.source[frame.offset].strip() if frame.offset is not None else "<no source>"
             lines.append(f"    {code}")
         return "\n".join(lines)

@@ -14,7 +14,7 @@ from typing import Any
 
 from jaxdbg_widgets.debugger.session.base import Entry
 from jaxdbg_widgets.debugger.session.compare_pictures import ComparePictures, Tile
-from jaxdbg_widgets.debugger.session.frame_view import FrameView, display_filename
+from jaxdbg_widgets.debugger.session.frame_view import FrameView
 from jaxdbg_widgets.debugger.session.shard_compare import CompareRow, shard_ranges, verdict
 from jaxdbg_widgets.debugger.session.shard_compare import groups as compare_groups
 from jaxdbg_widgets.debugger.session.shards import ShardSession
@@ -104,7 +104,7 @@ class ViewBuilder:
             else None
         )
         return {
-            "file": truncate(display_filename(frame.filename), SOURCE_LINE_LIMIT) if frame else "",
+            "file": truncate(frame.shown_file, SOURCE_LINE_LIMIT) if frame else "",
             "line": frame.lineno if frame else 0,
             "function": truncate(frame.function, SOURCE_LINE_LIMIT) if frame else "",
             "thread": session.thread_label,
@@ -261,7 +261,7 @@ def _unreleased(status: str) -> str:
 def _frame_row(frame: FrameView) -> FrameRow:
     return {
         "function": truncate(frame.function, SOURCE_LINE_LIMIT),
-        "file": truncate(display_filename(frame.filename), SOURCE_LINE_LIMIT),
+        "file": truncate(frame.shown_file, SOURCE_LINE_LIMIT),
         "line": frame.lineno,
         "internal": frame.internal,
     }
