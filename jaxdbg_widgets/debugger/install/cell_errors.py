@@ -7,12 +7,14 @@ XLA reports any exception raised in a host callback as a ``JaxRuntimeError`` hol
 formatted traceback ("CpuCallback error ..."), and JAX logs that traceback too. With the
 extension loaded the cell shows the original ``DebuggerQuit`` or ``KeyboardInterrupt`` in one
 line instead, and the log record for it is dropped. A quit or an interrupt that ended a run on a
-worker thread (:mod:`jaxdbg_widgets.debugger.serve.stops`) reaches the cell directly, also in one line.
+worker thread (:mod:`jaxdbg_widgets.debugger.serve.stops`) reaches the cell directly, also in
+one line.
 
 With JAX's NaN/Inf checks on, a ``FloatingPointError`` first opens the debugger post-mortem
 on the user frames of its traceback, or at the origin its NaN search found under
-``%jaxdbg nans on`` (:mod:`jaxdbg_widgets.debugger.serve.post_mortem`), then is shown in one line. Where no one can answer a post-mortem, none opens and the error keeps
-JAX's own traceback.
+``%jaxdbg nans on`` (:mod:`jaxdbg_widgets.debugger.serve.post_mortem`), then is shown in one
+line. Where no one can answer a post-mortem, none opens and the error keeps JAX's own
+traceback.
 
 An out-of-memory error (``RESOURCE_EXHAUSTED``) keeps JAX's traceback exactly and is followed
 by the live arrays, largest first, with the user's variables that hold them

@@ -25,7 +25,8 @@ PROMPT = "(jdb) "
 
 
 class MessageSource(Protocol):
-    """Messages the widget's front end sent (``model.send(content)``), as the transports give them."""
+    """Messages the widget's front end sent (``model.send(content)``), as the transports give
+    them."""
 
     def get(self, timeout: float | None) -> Any | None: ...
 

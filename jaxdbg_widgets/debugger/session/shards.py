@@ -8,8 +8,8 @@ evaluates one expression in every gathered shard, ``c`` releases every shard, ``
 alone, and ``q`` quits them all. It is built from three parts: the gathering of the device
 threads' hits (:mod:`~jaxdbg_widgets.debugger.session.shard_gathering`), the shown shard
 (:mod:`~jaxdbg_widgets.debugger.session.shard_selection`) and the commands with their text
-(:mod:`~jaxdbg_widgets.debugger.session.shard_commands`). It is a plain object: no kernel, no widget,
-so tests and benchmarks drive it directly.
+(:mod:`~jaxdbg_widgets.debugger.session.shard_commands`). It is a plain object: no kernel, no
+widget, so tests and benchmarks drive it directly.
 """
 
 from __future__ import annotations
