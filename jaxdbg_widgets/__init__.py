@@ -5,8 +5,8 @@ entry point per tool (NaN search, pictures, sharding, memory, communication, com
 clusters). The layer packages below it are internal: their modules may change between
 releases, and what a user needs from them is re-exported here (``__all__``). Importing it
 installs the standalone debugger backend, so ``jdw.breakpoint``, scripts and
-``$JAXDBG_HEADLESS`` work without ``%load_ext``. The widget classes are imported on first use, so ``import jaxdbg_widgets``
-loads no IPython, ipywidgets or anywidget.
+``$JAXDBG_HEADLESS`` work without ``%load_ext``. The widget classes are imported on first
+use, so ``import jaxdbg_widgets`` loads no IPython, ipywidgets or anywidget.
 """
 
 from typing import Any
