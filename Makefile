@@ -24,9 +24,18 @@ chromium:
 demo: $(STAMP)
 	$(BIN)/jupyter lab notebooks/quickstart.ipynb --ip=127.0.0.1 $(ROOT_FLAG) $(LAB_ARGS)
 
+# The view builders whose JSON is declared as TypedDicts (each */schema.py): mypy checks that
+# each builds what its TypedDict declares (the schema modules are checked through them).
+TYPED_VIEWS := jaxdbg_widgets/debugger/view/build.py jaxdbg_widgets/debugger/view/cluster.py \
+	jaxdbg_widgets/memory/view.py jaxdbg_widgets/memory/peak_view.py jaxdbg_widgets/comms/view.py \
+	jaxdbg_widgets/compiles/view.py jaxdbg_widgets/pictures/view.py jaxdbg_widgets/nans/view.py \
+	jaxdbg_widgets/sharding/view.py jaxdbg_widgets/multiprocess/desk.py \
+	jaxdbg_widgets/notebook/printlog_widget.py
+
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/mypy $(TYPED_VIEWS)
 
 # The JS side: tsc checks the widgets' JSDoc types (dev dependencies from package.json, no
 # run-time ones), then node runs the unit tests.

@@ -56,7 +56,7 @@ import { listen, togglePick } from "./widget_model.js";
  * @property {string} row_label
  * @property {string} col_label
  * @property {string} title
- * @property {Array<[number, number, number]>} cells
+ * @property {Array<Array<number>>} cells
  * @property {Array<[number, number, number]>} devices
  * @property {Array<string>} palette
  * @property {Array<string>} text

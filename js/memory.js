@@ -29,7 +29,7 @@ import { listen, togglePick } from "./widget_model.js";
  * @property {string} row_label
  * @property {string} col_label
  * @property {string} title
- * @property {Array<[number, number, number]>} cells
+ * @property {Array<Array<number>>} cells
  */
 
 /**
@@ -49,7 +49,7 @@ import { listen, togglePick } from "./widget_model.js";
  * The colour bar's stops and its low, middle and high byte labels.
  * @typedef {Object} Legend
  * @property {Array<string>} colors
- * @property {[string, string, string]} ticks
+ * @property {Array<string>} ticks
  */
 
 /**
@@ -86,10 +86,10 @@ import { listen, togglePick } from "./widget_model.js";
  * @property {HeatGrid} grid
  * @property {Array<MemoryDevice>} devices
  * @property {Legend} legend
- * @property {Array<[number, number, string]>} processes
+ * @property {Array<Array<number|string>>} processes `[process, bytes, text]` rows
  * @property {string} limits
- * @property {Array<[string, number, number]>} leaves
- * @property {Array<[string, number]>} dtypes
+ * @property {Array<Array<string|number>>} leaves
+ * @property {Array<Array<string|number>>} dtypes `[name, itemsize]` pairs
  * @property {Array<number>} flagged
  * @property {Array<MemoryGroup>} groups
  * @property {Array<Array<number>>} device_sets

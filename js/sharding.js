@@ -50,9 +50,10 @@ import { listen } from "./widget_model.js";
  * @property {Array<FacetView>} facets
  * @property {CellColumns} cells
  * @property {Array<[string, string, string]>} tips
- * @property {Array<[number, string]>} processes
- * @property {Array<[number, number]>} [process_edges] cells at a process boundary, with
- *   their sides (absent from views saved by earlier versions)
+ * @property {Array<Array<number|string>>} processes `[process, device ids]` pairs (JSON
+ *   arrays that Python builds as lists)
+ * @property {Array<Array<number>>} [process_edges] `[cell, sides]` for the cells at a process
+ *   boundary (absent from views saved by earlier versions)
  */
 
 /**

@@ -56,7 +56,7 @@ def summary_table(report: CompileReport) -> Table:
         )
         for row in report.rows()
     )
-    header = ("function", "defined", "called at", "traced", "lowered", "compiled")
+    header: tuple[str, ...] = ("function", "defined", "called at", "traced", "lowered", "compiled")
     header += ("trace", "lower", "compile", "total")
     return Table(
         "per function and call site, most time first", header, rows, (False,) * 3 + (True,) * 7

@@ -2,7 +2,8 @@
 the browser sets, and the sharding diagram of the selected leaf.
 
 ``js/memory.js`` declares the same shapes as JSDoc ``@typedef``s under the same names, and
-``tests/unit/test_widget_schema.py`` checks that the two agree. Tuples travel as JSON arrays.
+``tests/unit/test_widget_schema.py`` checks that the two agree. Tuples travel as JSON arrays;
+rows the builder makes as lists (and tests compare with lists) are declared as lists.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ class HeatGrid(TypedDict):
     row_label: str
     col_label: str
     title: str
-    cells: list[tuple[int, int, int]]
+    cells: list[list[int]]
 
 
 class MemoryDevice(TypedDict):
@@ -53,7 +54,7 @@ class Legend(TypedDict):
     """The colour bar's stops and its low, middle and high byte labels."""
 
     colors: list[str]
-    ticks: tuple[str, str, str]
+    ticks: list[str]
 
 
 class MemoryGroup(TypedDict):
@@ -83,17 +84,18 @@ class ProgramView(TypedDict):
 
 
 class MemoryView(TypedDict):
-    """Everything the map draws; each leaf is ``[path, dtype number, group number]``."""
+    """Everything the map draws; each leaf is ``[path, dtype number, group number]``, each
+    process ``[process, bytes, text]`` and each dtype ``[name, itemsize]``."""
 
     source: str
     summary: list[str]
     grid: HeatGrid
     devices: list[MemoryDevice]
     legend: Legend
-    processes: list[tuple[int, int, str]]
+    processes: list[list[int | str]]
     limits: str
-    leaves: list[tuple[str, int, int]]
-    dtypes: list[tuple[str, int]]
+    leaves: list[list[str | int]]
+    dtypes: list[list[str | int]]
     flagged: list[int]
     groups: list[MemoryGroup]
     device_sets: list[list[int]]

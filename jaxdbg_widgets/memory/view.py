@@ -69,7 +69,7 @@ def _memory_view(memory: MemoryLayout, color_map: str) -> MemoryView:
             }
         )
     dtypes: dict[tuple[str, int], int] = {}
-    leaves = [
+    leaves: list[list[str | int]] = [
         [leaf.path, dtypes.setdefault((leaf.dtype, leaf.itemsize), len(dtypes)), leaf.group]
         for leaf in memory.leaves
     ]
@@ -97,7 +97,7 @@ def _memory_view(memory: MemoryLayout, color_map: str) -> MemoryView:
         "processes": [[p, b, human_bytes(b)] for p, b in memory.process_totals().items()],
         "limits": _limits_line(memory),
         "leaves": leaves,
-        "dtypes": [list(key) for key in dtypes],
+        "dtypes": [[name, itemsize] for name, itemsize in dtypes],
         "flagged": [i for i, leaf in enumerate(memory.leaves) if id(leaf) in flagged],
         "groups": groups,
         "device_sets": [list(positions) for positions in sets],
@@ -116,8 +116,8 @@ def leaf_rows(view: MemoryView) -> list[dict[str, Any]]:
     flagged = set(view["flagged"])
     rows = []
     for i, (path, dtype, number) in enumerate(view["leaves"]):
-        name, itemsize = view["dtypes"][dtype]
-        group = view["groups"][number]
+        name, itemsize = view["dtypes"][int(dtype)]  # a leaf is [path, dtype, group]
+        group = view["groups"][int(number)]
         rows.append(
             {
                 "path": path,
@@ -126,8 +126,8 @@ def leaf_rows(view: MemoryView) -> list[dict[str, Any]]:
                 "spec": group["spec"],
                 "shard_shape": group["shard_shape"],
                 "replication": group["replication"],
-                "total": group["total_elements"] * itemsize,
-                "per_device": group["max_elements"] * itemsize,
+                "total": group["total_elements"] * int(itemsize),
+                "per_device": group["max_elements"] * int(itemsize),
                 "itemsize": itemsize,
                 "group": number,
                 "flagged": i in flagged,
@@ -196,15 +196,15 @@ def _limits_line(memory: MemoryLayout) -> str:
     """Device limits and bytes in use, or a plain statement that the runtime does not report them."""
     if not memory.devices:
         return "no devices: nothing in this map is held on a device"
-    reported = [d for d in memory.devices if d.limit is not None]
+    reported = [(d, d.limit) for d in memory.devices if d.limit is not None]
     if not reported:
         platforms = sorted({d.platform.upper() for d in memory.devices})
         return f"device memory limits: not reported by {'/'.join(platforms)} devices"
-    tightest = min(reported, key=lambda d: d.limit - (d.in_use or 0))
-    free = tightest.limit - (tightest.in_use or 0)
+    tightest, limit = min(reported, key=lambda pair: pair[1] - (pair[0].in_use or 0))
+    free = limit - (tightest.in_use or 0)
     return (
         f"device memory limits: {len(reported)} of {len(memory.devices)} devices report; "
-        f"least free: device {tightest.id}, {human_bytes(free)} of {human_bytes(tightest.limit)}"
+        f"least free: device {tightest.id}, {human_bytes(free)} of {human_bytes(limit)}"
     )
 
 
@@ -212,26 +212,26 @@ def _program(memory: MemoryLayout) -> ProgramView | None:
     program = memory.program
     if program is None:
         return None
-    rows = [
-        [label, value, human_bytes(value) if value is not None else "not reported"]
+    rows: list[tuple[str, int | None, str]] = [
+        (label, value, human_bytes(value) if value is not None else "not reported")
         for label, value in program.sizes
     ]
-    rows.extend([label, value, human_bytes(value)] for label, value in program.host_sizes)
+    rows.extend((label, value, human_bytes(value)) for label, value in program.host_sizes)
     index_of = {d.id: i for i, d in enumerate(memory.devices)}
     return {
         "rows": rows,
-        "peak": [program.peak, human_bytes(program.peak)],
+        "peak": (program.peak, human_bytes(program.peak)),
         "notes": list(program.notes),
         "devices": sorted(index_of[i] for i in program.device_ids if i in index_of),
         "device_rows": _device_rows(program),
     }
 
 
-def _device_rows(program: Any) -> list[list[Any]]:
+def _device_rows(program: Any) -> list[tuple[str, int, str]]:
     """What a device running the program holds beyond its argument and output leaves, as
     ``[label, bytes, text]`` rows: with the leaves they add up to the device's total, the
     aliased bytes (outputs written into donated arguments) taken off once."""
-    rows = []
+    rows: list[tuple[str, int, str]] = []
     for label, sign, what in (
         ("temporary", 1, "XLA temporaries"),
         ("generated code", 1, "generated code"),
@@ -239,7 +239,7 @@ def _device_rows(program: Any) -> list[list[Any]]:
     ):
         value = program.size(label)
         if value:
-            rows.append([what, sign * value, ("−" if sign < 0 else "") + human_bytes(value)])
+            rows.append((what, sign * value, ("−" if sign < 0 else "") + human_bytes(value)))
     return rows
 
 
@@ -259,9 +259,9 @@ def process_line(view: MemoryView) -> str | None:
         counts[p] = counts.get(p, 0) + 1
         fullest[p] = max(fullest.get(p, 0), device["bytes"])
     return "per process: " + "; ".join(
-        f"process {p}: {human} on {_counted(counts.get(p, 0), 'device')}, "
-        f"fullest {human_bytes(fullest.get(p, 0))}"
-        for p, _, human in view["processes"]
+        f"process {p}: {human} on {_counted(counts.get(int(p), 0), 'device')}, "
+        f"fullest {human_bytes(fullest.get(int(p), 0))}"
+        for p, _, human in view["processes"]  # each [process, bytes, text]
     )
 
 

@@ -78,7 +78,9 @@ class Desk:
             held.builder.forget()
         if held.error is not None:
             raise held.error
-        return session.resume
+        resume = session.resume
+        assert resume is not None  # the wait above ends on an answer or an error
+        return resume
 
     def answer(self, request: Any) -> dict[str, Any]:
         """One control request from the notebook, answered with plain data (an ``error`` key

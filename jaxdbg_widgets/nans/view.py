@@ -6,7 +6,7 @@ import linecache
 
 from jaxdbg_widgets._kernel import cell_files
 from jaxdbg_widgets.nans.report import NonfiniteReport, Origin
-from jaxdbg_widgets.nans.schema import NonfiniteView, OriginView, SourceView
+from jaxdbg_widgets.nans.schema import NonfiniteView, OriginView, SourceRow, SourceView
 from jaxdbg_widgets.nans.text import origin_lines
 
 CONTEXT_LINES = 4
@@ -18,7 +18,7 @@ def _source(origin: Origin) -> SourceView | None:
     if line is None:
         return None
     first = max(1, line.lineno - CONTEXT_LINES)
-    rows = []
+    rows: list[SourceRow] = []
     for number in range(first, line.lineno + CONTEXT_LINES + 1):
         text = linecache.getline(line.filename, number)
         if not text and number > line.lineno:
@@ -47,7 +47,7 @@ def report_view(report: NonfiniteReport) -> NonfiniteView:
         headline = f"{report.heading} from {report.origin.primitive}" + (
             f" at line {where.lineno} in {where.function}" if where else ""
         )
-    origins = []
+    origins: list[OriginView] = []
     if report.origin is not None:
         origins.append(_origin_view(report.origin, report.heading))
     if report.nan_origin is not None:

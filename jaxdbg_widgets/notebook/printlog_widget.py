@@ -56,7 +56,7 @@ class PrintLogWidget(Linkable, anywidget.AnyWidget):
     _esm = inlined_module("printlog.js")
     _css = stylesheet("widgets.css", "printlog.css", "pictures.css")
 
-    rows = traitlets.List().tag(sync=True)
+    rows: traitlets.List[PrintRow] = traitlets.List().tag(sync=True)
     stats = traitlets.Dict().tag(sync=True)
     query = traitlets.Unicode("").tag(sync=True)
     limit = traitlets.Int(DEFAULT_LIMIT).tag(sync=True)
@@ -81,7 +81,7 @@ class PrintLogWidget(Linkable, anywidget.AnyWidget):
             page = self.print_log.page(self.query, max(0, self.limit))
             with self.hold_sync():
                 self.rows = [entry_row(entry) for entry in page.entries]
-                self.stats = page_stats(page)
+                self.stats = dict(page_stats(page))  # traitlets' Dict holds a plain dict
 
     def _draw(self, index: int) -> None:
         """Pictures of the arrays print ``index`` carried, or none (-1, or a dropped print)."""

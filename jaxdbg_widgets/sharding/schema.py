@@ -2,7 +2,8 @@
 traits the browser sets.
 
 ``js/sharding.js`` declares the same shapes as JSDoc ``@typedef``s under the same names, and
-``tests/unit/test_widget_schema.py`` checks that the two agree. Tuples travel as JSON arrays.
+``tests/unit/test_widget_schema.py`` checks that the two agree. Tuples travel as JSON arrays;
+rows the builder makes as lists (and tests compare with lists) are declared as lists.
 """
 
 from __future__ import annotations
@@ -36,13 +37,15 @@ class FacetView(TypedDict):
 
 
 class _ProcessMarks(TypedDict, total=False):
-    """Keys a view saved by an earlier version lacks: the cells at a process boundary."""
+    """Keys a view saved by an earlier version lacks: the cells at a process boundary, each
+    ``[cell, sides]``."""
 
-    process_edges: list[tuple[int, int]]
+    process_edges: list[list[int]]
 
 
 class ShardingView(_ProcessMarks):
-    """Everything the diagram draws: header, facets, cells, tooltip table and processes."""
+    """Everything the diagram draws: header, facets, cells, tooltip table and processes (each
+    ``[process, device ids]``)."""
 
     kind: str
     summary: list[str]
@@ -50,7 +53,7 @@ class ShardingView(_ProcessMarks):
     facets: list[FacetView]
     cells: CellColumns
     tips: list[tuple[str, str, str]]
-    processes: list[tuple[int, str]]
+    processes: list[list[int | str]]
 
 
 class ShardingModel(TypedDict):

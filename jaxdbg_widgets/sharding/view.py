@@ -50,13 +50,14 @@ def view_model(layout: ShardingLayout, options: RenderOptions) -> ShardingView:
 
 def _view_model(layout: ShardingLayout, options: RenderOptions) -> ShardingView:
     cells = layout.cells
-    colors = options.colors(layout) or [None] * len(cells)
+    fills = options.colors(layout)
+    colors: list[str | None] = list(fills) if fills else [None] * len(cells)
     labels = _labels(layout)
     plan = layout.facet_plan(options.rows, options.cols)
     shapes = list(map(_shard_shape, cells))
     tracks = _uniform_track_sizes(layout, plan, options, labels, shapes)
     tips, tip_table = _tips(layout, shapes)
-    return {
+    view: ShardingView = {
         "kind": layout.kind,
         "summary": summary_parts(layout),
         "use_color": options.use_color,
@@ -69,19 +70,17 @@ def _view_model(layout: ShardingLayout, options: RenderOptions) -> ShardingView:
             "devices": list(map(attrgetter("device_ids"), cells)),
             "index": [cell.index_text for cell in cells],
             "tip": tips,
-            "color": list(colors),
+            "color": colors,
         },
         "tips": tip_table,
         "processes": _processes(layout),
-        **_process_marks(layout, plan),
     }
-
-
-def _process_marks(layout: ShardingLayout, plan: FacetPlan) -> dict[str, Any]:
-    """``process_edges`` where the grid has process boundaries; nothing for one process, so a
-    one-process view stays as earlier versions wrote it."""
+    # ``process_edges`` only where the grid has process boundaries; nothing for one process, so
+    # a one-process view stays as earlier versions wrote it.
     edges = _process_edges(layout, plan)
-    return {"process_edges": edges} if edges else {}
+    if edges:
+        view["process_edges"] = edges
+    return view
 
 
 def _process_edges(layout: ShardingLayout, plan: FacetPlan) -> list[list[int]]:
@@ -90,7 +89,7 @@ def _process_edges(layout: ShardingLayout, plan: FacetPlan) -> list[list[int]]:
     if len(layout.process_indices) <= 1:
         return []
     held = list(map(attrgetter("process_indices"), layout.cells))
-    edges = []
+    edges: list[list[int]] = []
     for members in plan.members:
         at = {(plan.down[n], plan.across[n]): n for n in members}
         found = process_edges((r, c, held[n]) for (r, c), n in at.items())
@@ -169,7 +168,7 @@ def _counted(count: int, noun: str) -> str:
 
 def _tips(
     layout: ShardingLayout, shapes: list[tuple[int, ...]]
-) -> tuple[list[int], list[list[str]]]:
+) -> tuple[list[int], list[tuple[str, str, str]]]:
     """Each cell's tooltip as a number into a table of ``[platform, process line, shape lines]``
     (in order of first use), written once per distinct platform, processes and shard shape; a
     tooltip reads ``{platform} {device ids, comma-spaced}`` (summarised past
@@ -184,12 +183,12 @@ def _tips(
         (platform,), (shape_text,) = platforms, by_shape.values()
         order = list(dict.fromkeys(processes))
         number = {held: k for k, held in enumerate(order)}
-        tips = [[platform, by_processes[held], shape_text] for held in order]
+        tips = [(platform, by_processes[held], shape_text) for held in order]
         return _each(number, processes), tips
     keys = list(zip(map(attrgetter("platform"), cells), processes, shapes, strict=True))
     order = list(dict.fromkeys(keys))
     number = {key: k for k, key in enumerate(order)}
-    tips = [[platform, by_processes[held], by_shape[shape]] for platform, held, shape in order]
+    tips = [(platform, by_processes[held], by_shape[shape]) for platform, held, shape in order]
     return _each(number, keys), tips
 
 
@@ -334,7 +333,7 @@ def _track_sizes(
 _shard_shape = attrgetter("shard_shape")
 
 
-def _processes(layout: ShardingLayout) -> list[list[Any]]:
+def _processes(layout: ShardingLayout) -> list[list[int | str]]:
     """``[process, "0-3, 8"]`` pairs: each process and its device ids folded into runs."""
     devices = layout.devices
     ids = list(map(itemgetter(0), devices))

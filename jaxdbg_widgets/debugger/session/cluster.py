@@ -16,7 +16,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from jaxdbg_widgets.debugger.session import commands
 from jaxdbg_widgets.debugger.session.base import SHARD_MESSAGES, CommandLog, Entry, Resume
@@ -39,13 +39,16 @@ from jaxdbg_widgets.debugger.session.single import split_command
 from jaxdbg_widgets.debugger.session.values import describe_error
 from jaxdbg_widgets.pictures.scale import Scale
 
+if TYPE_CHECKING:
+    from jaxdbg_widgets.debugger.view.schema import Status, TranscriptEntry
+
 
 @dataclass
 class _Row:
     process: int
     local: int
     label: str
-    state: str
+    state: Status
 
 
 @dataclass
@@ -67,7 +70,7 @@ class ClusterSession(CommandLog):
         super().__init__(history)
         self.link = link
         self.processes: dict[int, ProcessHits] = {}
-        self.rows: list[dict[str, Any]] = []
+        self.rows: list[TranscriptEntry] = []
         """The transcript as the view shows it: every process's rows, labelled."""
         self.compared: _Compared | None = None
         self.lock = threading.RLock()
@@ -187,7 +190,7 @@ class ClusterSession(CommandLog):
                     return n
             return 0
 
-    def hit_rows(self) -> list[tuple[int, str, str]]:
+    def hit_rows(self) -> list[tuple[int, str, Status]]:
         """Every process's hits in order: ``(process, label, state)``."""
         with self.lock:
             return [(r.process, r.label, r.state) for r in self._rows()]
@@ -454,7 +457,7 @@ class ClusterSession(CommandLog):
         rows = []
         for hits in self.processes.values():
             for n, device in enumerate(hits.devices):
-                state = "interrupted" if hits.died else device["state"]
+                state: Status = "interrupted" if hits.died else device["state"]
                 rows.append(_Row(hits.process, n, self._label(hits, device), state))
         return rows
 
@@ -524,7 +527,8 @@ class ClusterSession(CommandLog):
             hits.summary = summary
         if reply.get("view") is not None:
             hits.view = reply["view"]
-        for row in reply.get("rows", []):
+        rows: list[TranscriptEntry] = reply.get("rows", [])  # the process's own transcript rows
+        for row in rows:
             self._keep({**row, "command": f"[process {hits.process}] {row.get('command', '')}"})
 
     def _fetch_view(self, process: int) -> None:
@@ -583,7 +587,7 @@ class ClusterSession(CommandLog):
         super()._record(entry)
         self._keep({"command": entry.command, "output": entry.output, "error": entry.error})
 
-    def _keep(self, row: dict[str, Any]) -> None:
+    def _keep(self, row: TranscriptEntry) -> None:
         self.rows.append(row)
         del self.rows[:-200]
 

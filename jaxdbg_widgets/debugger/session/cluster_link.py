@@ -5,7 +5,10 @@ holding hits and answers for it, and the hits a process holds, as its last reply
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from jaxdbg_widgets.debugger.view.schema import DebuggerView
 
 
 class ProcessLost(Exception):
@@ -27,7 +30,7 @@ class ProcessHits:
     process: int
     token: int
     summary: dict[str, Any]
-    view: dict[str, Any] | None = None
+    view: DebuggerView | None = None
     died: str | None = None
 
     @property

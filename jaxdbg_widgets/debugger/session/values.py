@@ -9,10 +9,13 @@ from __future__ import annotations
 import pprint
 import re
 import reprlib
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import ml_dtypes
 import numpy as np
+
+if TYPE_CHECKING:
+    from jaxdbg_widgets.debugger.view.schema import ArrayStatistics, ArraySummary
 
 RESULT_LIMIT = 4_000
 CELL_LIMIT = 160
@@ -98,17 +101,19 @@ def is_array(value: Any) -> bool:
     )
 
 
-def array_summary(value: Any) -> dict[str, Any]:
+def array_summary(value: Any) -> ArraySummary:
     """Shape, dtype, min, max, mean, std, NaN and Inf counts and a short preview of an array."""
     try:
         data = np.asarray(value)
     except Exception as err:
         return {"shape": _shape_of(value), "dtype": str(value.dtype), "error": describe_error(err)}
-    summary: dict[str, Any] = {"shape": list(data.shape), "dtype": str(data.dtype)}
-    summary["size"] = int(data.size)
-    summary.update(_statistics(data))
-    summary["preview"] = _preview(data)
-    return summary
+    return {
+        "shape": list(data.shape),
+        "dtype": str(data.dtype),
+        "size": int(data.size),
+        **_statistics(data),
+        "preview": _preview(data),
+    }
 
 
 def _shape_of(value: Any) -> list[int] | None:
@@ -131,7 +136,7 @@ def _numeric(dtype: np.dtype) -> bool:
     return False
 
 
-def _statistics(data: np.ndarray) -> dict[str, Any]:
+def _statistics(data: np.ndarray) -> ArrayStatistics:
     """Min, max, mean, std of the finite values and NaN/Inf counts, computed in float64."""
     if data.size == 0 or not _numeric(data.dtype):
         return {}
@@ -139,18 +144,16 @@ def _statistics(data: np.ndarray) -> dict[str, Any]:
         return {"nan": int(np.isnan(data).sum()), "inf": int(np.isinf(data).sum())}
     values = data.astype(np.float64, copy=False)
     finite = np.isfinite(values)
-    stats: dict[str, Any] = {
+    stats: ArrayStatistics = {
         "nan": int(np.isnan(values).sum()),
         "inf": int(np.isinf(values).sum()),
     }
     if finite.any():
         kept = values[finite] if not finite.all() else values
-        stats.update(
-            min=_number(kept.min()),
-            max=_number(kept.max()),
-            mean=_number(kept.mean()),
-            std=_number(kept.std()),
-        )
+        stats["min"] = _number(kept.min())
+        stats["max"] = _number(kept.max())
+        stats["mean"] = _number(kept.mean())
+        stats["std"] = _number(kept.std())
     return stats
 
 

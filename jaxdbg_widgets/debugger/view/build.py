@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import types
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 from jaxdbg_widgets.debugger.session.base import Entry
@@ -29,14 +29,18 @@ from jaxdbg_widgets.debugger.session.values import (
 )
 from jaxdbg_widgets.debugger.view.highlight import highlight_lines
 from jaxdbg_widgets.debugger.view.schema import (
+    BatchPosition,
+    Compare,
     ComparePictureRow,
     CompareTile,
     DebuggerView,
+    DeviceRow,
     FrameRow,
     Header,
     LocalRow,
     Shards,
     Source,
+    Status,
     TranscriptEntry,
 )
 from jaxdbg_widgets.pictures.colors import gradient_stops
@@ -67,7 +71,7 @@ class ViewBuilder:
         self._locals: dict[tuple[int, int], list[LocalRow]] = {}
         self._pictures: PictureCache = {}
 
-    def build(self, status: str = "waiting") -> DebuggerView:
+    def build(self, status: Status = "waiting") -> DebuggerView:
         """The whole state for the front end, at most ``limit`` bytes of JSON."""
         session = self.session
         frames = session.frames
@@ -94,13 +98,10 @@ class ViewBuilder:
     def _header(self) -> Header:
         session = self.session
         frame = session.frame if session.frames else None
-        batch = (
-            {
-                "index": session.batch_element,
-                "size": session.batch_total,
-                "element": session.batch_element,
-            }
-            if session.batch_size is not None
+        total = session.batch_total  # set whenever batch_size is
+        batch: BatchPosition | None = (
+            {"index": session.batch_element, "size": total, "element": session.batch_element}
+            if session.batch_size is not None and total is not None
             else None
         )
         return {
@@ -136,7 +137,7 @@ class ShardViewBuilder:
         self.limit = limit
         self._builders: dict[int, ViewBuilder] = {}
 
-    def build(self, status: str = "waiting") -> DebuggerView:
+    def build(self, status: Status = "waiting") -> DebuggerView:
         """The selected shard's state with the shared transcript and a ``shards`` block."""
         shards = self.shards
         session = shards.session
@@ -146,7 +147,7 @@ class ShardViewBuilder:
         state = builder.build(status)
         state["transcript"] = transcript_rows(shards.transcript, builder._pictures)
         state["history"] = shards.history[-HISTORY_SHOWN:]
-        state["header"] = dict(state["header"], stop=f"breakpoint #{shards.hit}")
+        state["header"] = {**state["header"], "stop": f"breakpoint #{shards.hit}"}
         state["shards"] = shard_block(shards, status)
         return fit(state, self.limit)
 
@@ -157,17 +158,17 @@ class ShardViewBuilder:
         self._builders.clear()
 
 
-def shard_block(shards: ShardSession, status: str = "waiting") -> Shards:
+def shard_block(shards: ShardSession, status: Status = "waiting") -> Shards:
     """The device selector's rows (label, shard index, state) and the last compare.
 
     Once the session was interrupted, a shard that was never released says so, so a frozen
     record never shows it still waiting.
     """
-    devices = []
+    devices: list[DeviceRow] = []
     for position, shard in enumerate(shards.shards):
         resume = shards.resume_of(position)
         state = resume.value if resume is not None else _unreleased(status)
-        row: dict[str, Any] = {
+        row: DeviceRow = {
             "label": truncate(shard.label, SOURCE_LINE_LIMIT),
             "index": shards.shard_index(shard, position),
             "state": state,
@@ -175,7 +176,7 @@ def shard_block(shards: ShardSession, status: str = "waiting") -> Shards:
         if shard.element is not None:
             row["element"] = shard.element
         devices.append(row)
-    compare = None
+    compare: Compare | None = None
     if shards.compared is not None:
         compare = compare_block(*shards.compared)
     return {
@@ -190,7 +191,7 @@ def shard_block(shards: ShardSession, status: str = "waiting") -> Shards:
 
 def compare_block(
     expression: str, rows: Sequence[CompareRow], pictures: ComparePictures | None = None
-) -> dict[str, Any]:
+) -> Compare:
     """The last compare as the view shows it: each shard's answer, the groups, the verdict and
     the row of pictures on one scale when the answers are arrays of one shape."""
     return {
@@ -252,7 +253,7 @@ def _tile(rows: Sequence[CompareRow], tile: Tile) -> CompareTile:
     }
 
 
-def _unreleased(status: str) -> str:
+def _unreleased(status: Status) -> Status:
     """A not yet released shard's state: ``interrupted`` with the session, else ``waiting``
     (the typed prompt that takes over from a silent widget still serves it)."""
     return "interrupted" if status == "interrupted" else "waiting"
@@ -339,7 +340,7 @@ def _hidden(name: Any, value: Any) -> bool:
     return text.startswith("_") or text in _HIDDEN_NAMES or isinstance(value, types.ModuleType)
 
 
-def size_of(state: dict[str, Any]) -> int:
+def size_of(state: Mapping[str, object]) -> int:
     """Bytes of the state as compact JSON, which is what travels to the browser."""
     return len(json.dumps(state, separators=(",", ":")).encode())
 
@@ -353,18 +354,18 @@ def fit(state: DebuggerView, limit: int) -> DebuggerView:
     return state
 
 
-def _trim_history(state: dict[str, Any]) -> None:
+def _trim_history(state: DebuggerView) -> None:
     state["history"] = [truncate(h, 200) for h in state["history"][-10:]]
 
 
-def _trim_transcript(state: dict[str, Any]) -> None:
+def _trim_transcript(state: DebuggerView) -> None:
     state["transcript"] = [
-        dict(e, output=truncate(e["output"], 500), command=truncate(e["command"], 200))
+        {**e, "output": truncate(e["output"], 500), "command": truncate(e["command"], 200)}
         for e in state["transcript"][-8:]
     ]
 
 
-def _trim_source(state: dict[str, Any], keep: int = 8) -> None:
+def _trim_source(state: DebuggerView, keep: int = 8) -> None:
     source = state["source"]
     if source and source["current"] is not None:
         start = max(0, source["current"] - keep)
@@ -373,30 +374,36 @@ def _trim_source(state: dict[str, Any], keep: int = 8) -> None:
         source["current"] -= start
 
 
-def _trim_locals(state: dict[str, Any]) -> None:
+def _trim_locals(state: DebuggerView) -> None:
     state["locals"] = state["locals"][:20]
 
 
-def _trim_frames(state: dict[str, Any]) -> None:
+def _trim_frames(state: DebuggerView) -> None:
     frames = state["frames"]
     if len(frames) > 40:
         state["frames"] = frames[:40]
         state["selected"] = min(state["selected"], 39)
 
 
-def _trim_compare(state: dict[str, Any]) -> None:
-    compare = (state.get("shards") or {}).get("compare")
+def _compare(state: DebuggerView) -> Compare | None:
+    """The shard block's last compare, if the state has one."""
+    shards = state.get("shards")
+    return shards["compare"] if shards else None
+
+
+def _trim_compare(state: DebuggerView) -> None:
+    compare = _compare(state)
     if compare:
-        compare["rows"] = [dict(r, value=truncate(r["value"], 24)) for r in compare["rows"]]
+        compare["rows"] = [{**r, "value": truncate(r["value"], 24)} for r in compare["rows"]]
 
 
-def _trim_compare_pictures(state: dict[str, Any]) -> None:
-    compare = (state.get("shards") or {}).get("compare")
+def _trim_compare_pictures(state: DebuggerView) -> None:
+    compare = _compare(state)
     if compare:
         compare["pictures"] = None
 
 
-def _trim_everything(state: dict[str, Any]) -> None:
+def _trim_everything(state: DebuggerView) -> None:
     state["transcript"] = state["transcript"][-1:]
     state["history"] = []
     state["locals"] = state["locals"][:5]

@@ -8,8 +8,6 @@ pictures and the per-hit Continue buttons it already draws for one process's sha
 
 from __future__ import annotations
 
-from typing import Any
-
 from jaxdbg_widgets.debugger.session.cluster import ClusterSession
 from jaxdbg_widgets.debugger.session.values import truncate
 from jaxdbg_widgets.debugger.view.build import (
@@ -20,7 +18,14 @@ from jaxdbg_widgets.debugger.view.build import (
     compare_block,
     fit,
 )
-from jaxdbg_widgets.debugger.view.schema import DebuggerView
+from jaxdbg_widgets.debugger.view.schema import (
+    Compare,
+    DebuggerView,
+    DeviceRow,
+    Header,
+    Shards,
+    Status,
+)
 
 
 class ClusterViewBuilder:
@@ -30,16 +35,16 @@ class ClusterViewBuilder:
         self.session = session
         self.limit = limit
 
-    def build(self, status: str = "waiting") -> DebuggerView:
+    def build(self, status: Status = "waiting") -> DebuggerView:
         """The shown process's view with the job's transcript, history and selector."""
         session = self.session
         with session.lock:
             shown = session.shown
-            state: dict[str, Any] = dict(shown.view) if shown and shown.view else _empty()
+            state = shown.view.copy() if shown and shown.view else _empty()
             state["status"] = status
             state["transcript"] = list(session.rows[-TRANSCRIPT_SHOWN:])
             state["history"] = session.history[-HISTORY_SHOWN:]
-            header = dict(state.get("header") or _empty()["header"])
+            header = (state.get("header") or _empty()["header"]).copy()
             header["thread"] = session.thread_label
             header["stop"] = f"breakpoint #{session.hit} on {len(session.processes)} processes"
             state["header"] = header
@@ -50,10 +55,10 @@ class ClusterViewBuilder:
         """Nothing cached here: each process keeps its own summaries."""
 
 
-def _selector(session: ClusterSession, status: str) -> dict[str, Any]:
+def _selector(session: ClusterSession, status: Status) -> Shards:
     """Every hit of every process as the device selector's rows, and the last compare."""
     rows = session.hit_rows()
-    devices = [
+    devices: list[DeviceRow] = [
         {
             "label": truncate(label, SOURCE_LINE_LIMIT),
             "index": n,
@@ -61,7 +66,7 @@ def _selector(session: ClusterSession, status: str) -> dict[str, Any]:
         }
         for n, (_process, label, state) in enumerate(rows)
     ]
-    compare = None
+    compare: Compare | None = None
     if session.compared is not None:
         compared = session.compared
         compare = compare_block(compared.expression, compared.rows, compared.pictures)
@@ -75,22 +80,27 @@ def _selector(session: ClusterSession, status: str) -> dict[str, Any]:
     }
 
 
-def _empty() -> dict[str, Any]:
-    """The view before the shown process sent its own: no frames yet."""
+def _empty() -> DebuggerView:
+    """The view before the shown process sent its own: no frames yet (``build`` sets the
+    status, transcript and history, which come last)."""
+    header: Header = {
+        "file": "",
+        "line": 0,
+        "function": "",
+        "thread": "",
+        "batch": None,
+        "stop": "",
+        "location": "",
+    }
     return {
-        "header": {
-            "file": "",
-            "line": 0,
-            "function": "",
-            "thread": "",
-            "batch": None,
-            "stop": "",
-            "location": "",
-        },
+        "header": header,
         "frames": [],
         "selected": 0,
         "show_internal": False,
         "internal_count": 0,
         "source": None,
         "locals": [],
+        "status": "waiting",
+        "transcript": [],
+        "history": [],
     }

@@ -55,16 +55,21 @@ class _ArrayFacts(TypedDict):
     dtype: str
 
 
-class ArraySummary(_ArrayFacts, total=False):
-    """An array local reduced to statistics, so the state stays small whatever its size."""
+class ArrayStatistics(TypedDict, total=False):
+    """Min, max, mean and std of an array's finite values, and its NaN and Inf counts."""
 
-    size: int
     min: float
     max: float
     mean: float
     std: float
     nan: int
     inf: int
+
+
+class ArraySummary(_ArrayFacts, ArrayStatistics, total=False):
+    """An array local reduced to statistics, so the state stays small whatever its size."""
+
+    size: int
     preview: str
     error: str
 
