@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Literal, TypedDict
 
-from jaxdbg_widgets.debugger.view.schema import DebuggerView, TranscriptEntry
+from jaxdbg_widgets.debugger.schema import DebuggerView, TranscriptEntry
 
 Op = Literal["state", "view", "message", "compare", "pictures", "continue", "end"]
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Literal, TypedDict
 
-from jaxdbg_widgets.debugger.view.schema import DebuggerMessage, DebuggerView
+from jaxdbg_widgets.debugger.schema import DebuggerMessage, DebuggerView
 
 __all__ = [
     "DebugMessage",

@@ -13,7 +13,7 @@ import pytest
 from jaxdbg_widgets.comms import schema as comms_schema
 from jaxdbg_widgets.comms.widget import CommunicationWidget
 from jaxdbg_widgets.compiles import schema as compiles_schema
-from jaxdbg_widgets.debugger.view import schema as debugger_schema
+from jaxdbg_widgets.debugger import schema as debugger_schema
 from jaxdbg_widgets.debugger.widget.widget import DebuggerWidget
 from jaxdbg_widgets.memory import peak_schema
 from jaxdbg_widgets.memory import schema as memory_schema

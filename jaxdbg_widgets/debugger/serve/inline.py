@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from jaxdbg_widgets.debugger.schema import DebuggerView
 from jaxdbg_widgets.debugger.serve.protocol import apply_message
 from jaxdbg_widgets.debugger.session.single import Session
 from jaxdbg_widgets.debugger.view.build import ViewBuilder
-from jaxdbg_widgets.debugger.view.schema import DebuggerView
 
 RENDERED_TYPE = "rendered"
 """The view's first message: it drew, which an unblocked session need not wait for."""

@@ -9,7 +9,7 @@ every process of a job, whose index runs over the hits of every process. Picking
 element or a device is navigation and stays out of the transcript; a compare keeps only its
 verdict there, since the view shows its table. Anything else is reported in the transcript as
 an error; it never ends the session. The messages are declared once, as
-:data:`jaxdbg_widgets.debugger.view.schema.DebuggerMessage` and its JSDoc twin in
+:data:`jaxdbg_widgets.debugger.schema.DebuggerMessage` and its JSDoc twin in
 ``js/debugger.js``.
 """
 

@@ -40,7 +40,7 @@ from jaxdbg_widgets.debugger.session.values import describe_error
 from jaxdbg_widgets.pictures.scale import Scale
 
 if TYPE_CHECKING:
-    from jaxdbg_widgets.debugger.view.schema import Status, TranscriptEntry
+    from jaxdbg_widgets.debugger.schema import Status, TranscriptEntry
 
 
 @dataclass

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
-    from jaxdbg_widgets.debugger.view.schema import DebuggerView
+    from jaxdbg_widgets.debugger.schema import DebuggerView
 
 
 class ProcessLost(Exception):

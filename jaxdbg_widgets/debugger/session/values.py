@@ -15,7 +15,7 @@ import ml_dtypes
 import numpy as np
 
 if TYPE_CHECKING:
-    from jaxdbg_widgets.debugger.view.schema import ArrayStatistics, ArraySummary
+    from jaxdbg_widgets.debugger.schema import ArrayStatistics, ArraySummary
 
 RESULT_LIMIT = 4_000
 CELL_LIMIT = 160

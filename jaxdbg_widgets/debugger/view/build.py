@@ -12,6 +12,21 @@ import types
 from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
+from jaxdbg_widgets.debugger.schema import (
+    BatchPosition,
+    Compare,
+    ComparePictureRow,
+    CompareTile,
+    DebuggerView,
+    DeviceRow,
+    FrameRow,
+    Header,
+    LocalRow,
+    Shards,
+    Source,
+    Status,
+    TranscriptEntry,
+)
 from jaxdbg_widgets.debugger.session.base import Entry
 from jaxdbg_widgets.debugger.session.compare_pictures import ComparePictures, Tile
 from jaxdbg_widgets.debugger.session.frame_view import FrameView
@@ -28,21 +43,6 @@ from jaxdbg_widgets.debugger.session.values import (
     type_name,
 )
 from jaxdbg_widgets.debugger.view.highlight import highlight_lines
-from jaxdbg_widgets.debugger.view.schema import (
-    BatchPosition,
-    Compare,
-    ComparePictureRow,
-    CompareTile,
-    DebuggerView,
-    DeviceRow,
-    FrameRow,
-    Header,
-    LocalRow,
-    Shards,
-    Source,
-    Status,
-    TranscriptEntry,
-)
 from jaxdbg_widgets.pictures.colors import gradient_stops
 from jaxdbg_widgets.pictures.schema import PictureView
 from jaxdbg_widgets.pictures.thumbnail import small_picture, thumbnail

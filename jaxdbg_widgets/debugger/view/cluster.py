@@ -8,6 +8,14 @@ pictures and the per-hit Continue buttons it already draws for one process's sha
 
 from __future__ import annotations
 
+from jaxdbg_widgets.debugger.schema import (
+    Compare,
+    DebuggerView,
+    DeviceRow,
+    Header,
+    Shards,
+    Status,
+)
 from jaxdbg_widgets.debugger.session.cluster import ClusterSession
 from jaxdbg_widgets.debugger.session.values import truncate
 from jaxdbg_widgets.debugger.view.build import (
@@ -17,14 +25,6 @@ from jaxdbg_widgets.debugger.view.build import (
     VIEW_LIMIT,
     compare_block,
     fit,
-)
-from jaxdbg_widgets.debugger.view.schema import (
-    Compare,
-    DebuggerView,
-    DeviceRow,
-    Header,
-    Shards,
-    Status,
 )
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-from jaxdbg_widgets.debugger.view.schema import CellOutput, CellResult, OutputChunk
+from jaxdbg_widgets.debugger.schema import CellOutput, CellResult, OutputChunk
 
 MAX_TEXT = 20_000
 """Characters of printed and displayed text kept, the latest ones."""

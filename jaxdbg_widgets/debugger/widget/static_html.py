@@ -11,9 +11,9 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
+from jaxdbg_widgets.debugger.schema import DebuggerView
 from jaxdbg_widgets.debugger.session.shard_compare import shard_ranges
 from jaxdbg_widgets.debugger.session.values import format_summary
-from jaxdbg_widgets.debugger.view.schema import DebuggerView
 from jaxdbg_widgets.pictures.html import html_from_view
 
 _STATUS_TEXT = {

@@ -1,4 +1,4 @@
-"""The debugger's view builders produce only what ``debugger/view/schema.py`` declares, every key it
+"""The debugger's view builders produce only what ``debugger/schema.py`` declares, every key it
 declares is built somewhere, and every message it declares is one the session takes."""
 
 from __future__ import annotations
@@ -9,12 +9,12 @@ import jax
 import numpy as np
 
 from jaxdbg_widgets.core.shard_place import ShardPlace
+from jaxdbg_widgets.debugger import schema
 from jaxdbg_widgets.debugger.serve.front_end import RENDERED
 from jaxdbg_widgets.debugger.serve.protocol import apply_message
 from jaxdbg_widgets.debugger.session.base import Resume
 from jaxdbg_widgets.debugger.session.shards import ShardSession
 from jaxdbg_widgets.debugger.session.single import Session
-from jaxdbg_widgets.debugger.view import schema
 from jaxdbg_widgets.debugger.view.build import LOCALS_LIMIT, ShardViewBuilder, ViewBuilder
 from jaxdbg_widgets.debugger.widget import static_html
 from jaxdbg_widgets.debugger.widget.cell_tail import CellTail
