@@ -83,6 +83,7 @@ def test_out_of_memory_in_a_compiled_call_is_followed_by_its_peak_report(shared_
     texts = shown.data("text/plain")
     assert any(t.startswith("live arrays when memory ran out") for t in texts)
     [peak] = [t for t in texts if "peak 4.00 TiB per device" in t]
-    assert re.search(r"In\[\d+\]:4 \(outer_sorted\)", peak), peak  # the return line of the cell
+    # the return line of the cell (JAX 0.7's metadata names no function after it)
+    assert re.search(r"In\[\d+\]:4\b", peak), peak
     after = _ok(shared_kernel.execute("print(float(jnp.ones((4,)).sum()))"))
     assert after.stdout.strip() == "4.0"

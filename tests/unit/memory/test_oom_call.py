@@ -33,7 +33,7 @@ def test_the_jitted_call_on_the_failing_line_gets_its_peak_report(x):
     assert call is not None and call.text == "step(x)"
     assert call.function is step and call.args == (x,)
     text = call.peak().to_text()
-    assert "peak 4.00 TiB per device" in text and "test_oom_call.py:14 (_sorted_outer)" in text
+    assert "peak 4.00 TiB per device" in text and "test_oom_call.py:14" in text  # the line
 
 
 def test_a_line_with_no_jitted_call_gets_none():
