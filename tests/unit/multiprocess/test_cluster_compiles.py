@@ -44,9 +44,10 @@ def test_each_process_programs_join_one_report_named_by_their_process(part):
     view = _View([{**travelled, "process": 1}, travelled])
     report = cluster_compiles(view=view)
     assert view.calls == ["engine_programs"]
-    names = {row.name for row in report.rows()}
+    # only the step: JAX's own eager operations may compile too (JAX 0.7's multiply)
+    names = {row.name for row in report.rows() if "<lambda>" in row.name}
     assert names == {"p0: part.<locals>.<lambda>", "p1: part.<locals>.<lambda>"}
-    recompiled = report.recompiles()
+    recompiled = [p for p in report.recompiles() if "<lambda>" in p.name]
     assert [p.name.split(":")[0] for p in recompiled] == ["p0", "p1"]
     assert all("batch: f32[4,2] → f32[5,2]" in p.cause_text() for p in recompiled)
     first_of_p1 = report.programs[recompiled[1].compared_with]
@@ -66,6 +67,6 @@ def test_the_magic_shows_the_report_and_refuses_more_words(part, monkeypatch):
     monkeypatch.setattr("jaxdbg_widgets.multiprocess.job.current_view", lambda: _View([part]))
     assert command.run(["compiles"], {}) is None
     [report] = shown
-    assert {row.name for row in report.rows()} == {"p0: part.<locals>.<lambda>"}
+    assert "p0: part.<locals>.<lambda>" in {row.name for row in report.rows()}
     with pytest.raises(ValueError, match="takes nothing more"):
         command.run(["compiles", "now"], {})
