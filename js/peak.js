@@ -1,7 +1,7 @@
 // The peak-memory report drawn in the page: horizontal bars by source line, largest first, each
 // the line's share of the peak; a click (or Enter/Space) on a bar opens the line's code and the
 // buffers it holds at the peak. Several variants are compared in a table (peak, XLA's peak,
-// FLOPs) whose rows pick the variant shown. A timeline of live bytes per step marks the peak
+// FLOPs) whose rows pick the variant shown. A timeline of the bytes in use per step marks the peak
 // and, with `device_memory`, the device's size; hover or focus reads the bytes at a step.
 // Everything it shows is in `view`: it asks the kernel nothing, so it draws the same in a saved,
 // restarted or reloaded notebook.
@@ -49,7 +49,7 @@ import { listen } from "./widget_model.js";
 /**
  * One compiled variant: its peak (and XLA's, null where XLA gives none), FLOPs, fit, lines
  * largest first, buffers live at the peak largest first (`top` of them are the report's list),
- * and the timeline as `[step, live bytes]` points.
+ * and the timeline as `[step, bytes in use]` points.
  * @typedef {Object} PeakVariant
  * @property {string} name
  * @property {number} peak
@@ -217,6 +217,10 @@ export function lineBars(variant, open, onOpen) {
  */
 export function lineDetails(variant, line) {
   const box = element("div", "jdw-pk-details");
+  if (!line.buffers.length) {
+    box.appendChild(element("div", "jdw-pk-dim", "(bytes no buffer holds)"));
+    return box;
+  }
   if (line.code) box.appendChild(element("pre", "jdw-pk-code", line.code));
   else box.appendChild(element("div", "jdw-pk-dim", "(no source code to show)"));
   box.appendChild(buffersTable(variant.buffers, line.buffers));
@@ -269,14 +273,14 @@ export function peakBuffers(variant) {
 }
 
 /**
- * `step 23 of 25: 41.0 MiB live (the peak)`: what the timeline reads at point `index`.
+ * `step 23 of 25: 41.0 MiB in use (the peak)`: what the timeline reads at point `index`.
  * @param {PeakVariant} variant
  * @param {number} index
  */
 export function stepText(variant, index) {
   const [step, bytes] = variant.timeline[index];
   const peak = step === variant.peak_step ? " (the peak)" : "";
-  return `step ${step + 1} of ${variant.steps}: ${humanBytes(bytes)} live${peak}`;
+  return `step ${step + 1} of ${variant.steps}: ${humanBytes(bytes)} in use${peak}`;
 }
 
 /**
@@ -353,7 +357,7 @@ export function timelineKey(key, index, count, peak) {
 
 /**
  * The timeline with its legend and a reader: hover a step, or focus it and use the arrow keys
- * (Home, End, `p` for the peak), to read the bytes live there.
+ * (Home, End, `p` for the peak), to read the bytes in use there.
  * @param {PeakVariant} variant
  */
 export function timeline(variant) {
@@ -366,7 +370,7 @@ export function timeline(variant) {
   const frame = element("div", "jdw-pk-frame");
   frame.tabIndex = 0;
   frame.setAttribute("role", "slider");
-  frame.setAttribute("aria-label", "live bytes per step");
+  frame.setAttribute("aria-label", "bytes in use per step");
   frame.appendChild(chart);
   const peak = Math.max(0, variant.timeline.findIndex(([at]) => at === variant.peak_step));
   const reader = element("div", "jdw-pk-reader", stepText(variant, peak));
@@ -401,7 +405,7 @@ export function timeline(variant) {
     event.preventDefault();
     show(next);
   });
-  const caption = element("div", "jdw-pk-caption", "live bytes through the program's steps:");
+  const caption = element("div", "jdw-pk-caption", "bytes in use through the program's steps:");
   box.append(caption, frame, reader, legend(variant));
   return box;
 }

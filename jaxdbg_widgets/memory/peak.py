@@ -12,11 +12,14 @@ from dataclasses import dataclass
 
 from jaxdbg_widgets.comms.hlo import Frame, read_hlo
 from jaxdbg_widgets.comms.model import SourceLine, source_line
-from jaxdbg_widgets.memory.liveness import Buffer, liveness
+from jaxdbg_widgets.memory.assignment import Assignment
+from jaxdbg_widgets.memory.liveness import TABLE, Buffer, liveness
 from jaxdbg_widgets.memory.schedule import Instruction, Schedule, read_schedule
 from jaxdbg_widgets.memory.units import human_bytes
 
 AGREEMENT = 0.05  # the largest relative gap to XLA's own figure this report calls agreement
+GAPS = "between buffers (XLA's alignment and packing)"
+"""The line that holds the peak's bytes no buffer does: XLA's alignment and packing."""
 
 
 @dataclass(frozen=True)
@@ -75,6 +78,12 @@ class PeakReport:
     flops: float | None
     fit: Fit | None
     notes: tuple[str, ...]
+    laid_out: bool = False  # bytes counted where XLA's buffer assignment put them
+
+    @property
+    def gap_bytes(self) -> int:
+        """Peak bytes no listed buffer holds: alignment and packing in XLA's layout."""
+        return max(0, self.peak_bytes - sum(b.nbytes for b in self.buffers))
 
     @property
     def agreement(self) -> float | None:
@@ -98,12 +107,19 @@ def build_report(
     flops: float | None = None,
     capacity: int | None = None,
     notes: tuple[str, ...] = (),
+    layout: tuple[Assignment, int] | None = None,
 ) -> PeakReport:
-    """The report of one compiled program from its text (``Compiled.as_text()``) and XLA's peak."""
+    """The report of one compiled program from its text (``Compiled.as_text()``) and XLA's peak.
+
+    ``layout`` is XLA's buffer assignment with the bytes of the arguments and outputs (less
+    those aliased): each step then counts the temporaries where XLA put them. Without it the
+    live buffers are counted side by side, which misses XLA's alignment and packing.
+    """
     schedule = read_schedule(hlo_text)
-    live = liveness(schedule)
+    assignment, fixed = layout if layout is not None else (None, None)
+    live = liveness(schedule, assignment, fixed)
     frames = read_hlo(hlo_text).frames
-    at_peak = sorted(live.live_at(live.peak_step), key=lambda b: (-b.nbytes, b.id))
+    at_peak = sorted(live.holding_at(live.peak_step), key=lambda b: (-b.nbytes, b.id))
     buffers = tuple(_peak_buffer(b, frames, schedule) for b in at_peak)
     peak = live.peak_bytes
     more = list(notes)
@@ -128,6 +144,7 @@ def build_report(
         flops=flops,
         fit=Fit(capacity, max(peak, xla_peak or 0)) if capacity is not None else None,
         notes=tuple(more),
+        laid_out=layout is not None,
     )
 
 
@@ -150,6 +167,8 @@ def _peak_buffer(buffer: Buffer, frames: dict[int, Frame], schedule: Schedule) -
     inst = buffer.instruction
     if buffer.kind == "argument":
         source = SourceLine("", None, inst.op_name or inst.name, "op_name")
+    elif buffer.kind == TABLE:
+        source = SourceLine("", None, "tuple tables (pointers to a tuple's arrays)", "layout")
     else:
         made = _made_by(inst, schedule)
         source = source_line(
@@ -188,6 +207,9 @@ def _lines(buffers: tuple[PeakBuffer, ...], peak: int) -> tuple[LineShare, ...]:
         code = linecache.getline(source.file, source.line).strip() if source.line else ""
         share = total / peak if peak else 0.0
         shares.append(LineShare(source, total, share, tuple(group), code))
+    gap = peak - sum(b.nbytes for b in buffers)
+    if gap > 0:
+        shares.append(LineShare(SourceLine("", None, GAPS, "layout"), gap, gap / peak, ()))
     return tuple(sorted(shares, key=lambda s: (-s.nbytes, s.source.file, s.source.line or 0)))
 
 

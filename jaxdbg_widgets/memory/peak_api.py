@@ -5,11 +5,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from jaxdbg_widgets.core import _jax_internals as internals
 from jaxdbg_widgets.core.errors import one_line
 from jaxdbg_widgets.core.lowering import lower_abstract
+from jaxdbg_widgets.memory.assignment import Assignment, read_assignment
 from jaxdbg_widgets.memory.peak import PeakReport, build_report
 from jaxdbg_widgets.memory.peak_display import PeakMemory
 from jaxdbg_widgets.memory.program import program_entries
+from jaxdbg_widgets.memory.proto_wire import WireError
 from jaxdbg_widgets.memory.units import parse_bytes
 
 
@@ -58,6 +61,8 @@ def _report(
     notes = [n for n in program.notes if "generated-code" not in n]  # not part of this peak
     if xla is None:
         notes.append("XLA reports no argument, output or temporary bytes on this backend")
+    assignment = _assignment(compiled, notes) if xla is not None else None
+    fixed = program.size("argument") + program.size("output") - program.size("alias")
     return build_report(
         name,
         compiled.as_text(),
@@ -66,7 +71,24 @@ def _report(
         flops=_flops(compiled, notes),
         capacity=capacity,
         notes=tuple(notes),
+        layout=(assignment, fixed) if assignment is not None else None,
     )
+
+
+def _assignment(compiled: Any, notes: list[str]) -> Assignment | None:
+    """XLA's buffer assignment of ``compiled``, or None with a note saying why not."""
+    unread = "the live buffers are counted side by side, without XLA's alignment and packing"
+    try:
+        serialized = internals.buffer_assignment(compiled, compiled.memory_analysis())
+        assignment = None if serialized is None else read_assignment(*serialized)
+    except (WireError, RuntimeError, AttributeError, ValueError) as err:
+        notes.append(f"XLA's buffer assignment could not be read ({one_line(err)}): {unread}")
+        return None
+    if assignment is None:
+        notes.append(f"this JAX gives no buffer assignment: {unread}")
+    elif assignment.unnamed:
+        notes.append(f"{assignment.unnamed} temporaries of XLA's assignment name no instruction")
+    return assignment
 
 
 def _xla_peak(program: Any) -> int | None:

@@ -53,7 +53,8 @@ def _line(r: PeakReport, share: LineShare) -> str:
         f"{escape(where(share.source))}"
     )
     code = f"<pre>{escape(share.code)}</pre>" if share.code else ""
-    return f"<details><summary>{summary}</summary>{code}{_buffers(r, share.buffers)}</details>"
+    inside = _buffers(r, share.buffers) if share.buffers else "<p>(bytes no buffer holds)</p>"
+    return f"<details><summary>{summary}</summary>{code}{inside}</details>"
 
 
 def _buffers(r: PeakReport, indices: Iterable[int]) -> str:
@@ -67,7 +68,7 @@ def _buffers(r: PeakReport, indices: Iterable[int]) -> str:
 
 
 def _timeline(r: PeakReport, width: int = 300, height: int = 40) -> str:
-    """An SVG of live bytes per step, the peak's step in red."""
+    """An SVG of the bytes in use per step, the peak's step in red."""
     if not r.timeline:
         return ""
     top = max(r.timeline) or 1

@@ -49,7 +49,7 @@ class PeakFit(TypedDict):
 class PeakVariant(TypedDict):
     """One compiled variant: its peak (and XLA's, ``null`` where XLA gives none), FLOPs, fit,
     lines largest first, buffers live at the peak largest first (``top`` of them are the
-    report's list), and the timeline as ``[step, live bytes]`` points, the fullest step of each
+    report's list), and the timeline as ``[step, bytes in use]`` points, the fullest step of each
     stretch where the program has more steps than points."""
 
     name: str

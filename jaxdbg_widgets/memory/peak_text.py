@@ -72,7 +72,7 @@ def where(source: SourceLine) -> str:
 
 
 def sparkline(timeline: tuple[int, ...], peak_step: int, width: int = 60) -> str:
-    """Live bytes through the program in ``width`` characters, the peak's step marked ``^``."""
+    """Bytes in use through the program in ``width`` characters, the peak's step marked ``^``."""
     if not timeline:
         return "(no steps)"
     top = max(timeline) or 1

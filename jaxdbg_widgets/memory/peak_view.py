@@ -89,7 +89,7 @@ def buffer_row(buffer: PeakBuffer) -> PeakBufferRow:
 
 
 def timeline_points(timeline: tuple[int, ...], points: int = POINTS) -> list[tuple[int, int]]:
-    """``[step, live bytes]`` for every step, or for the fullest step of each of ``points``
+    """``[step, bytes in use]`` for every step, or for the fullest step of each of ``points``
     equal stretches (the first where two tie), so the peak's step is always one of them."""
     count = len(timeline)
     if count <= points:

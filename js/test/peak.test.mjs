@@ -126,18 +126,18 @@ test("the timeline marks the peak and reads the bytes of the step under the poin
     ["jdw-pk-step", "jdw-pk-step", "jdw-pk-peak", "jdw-pk-step"]);
   assert.equal(root.querySelectorAll(".jdw-pk-fitline").length, 1); // 24 MiB is in scale
   const reader = root.querySelector(".jdw-pk-reader");
-  assert.equal(reader.textContent, "step 3 of 4: 41.0 MiB live (the peak)");
+  assert.equal(reader.textContent, "step 3 of 4: 41.0 MiB in use (the peak)");
   const frame = root.querySelector(".jdw-pk-frame");
   frame.getBoundingClientRect = () => ({ left: 100, width: 400 });
   frame.dispatchEvent(new FakeEvent("mousemove", { clientX: 150 }));
-  assert.equal(reader.textContent, "step 1 of 4: 9.00 MiB live");
+  assert.equal(reader.textContent, "step 1 of 4: 9.00 MiB in use");
   frame.dispatchEvent(new FakeEvent("keydown", { key: "ArrowRight" }));
-  assert.equal(reader.textContent, "step 2 of 4: 20.0 MiB live");
+  assert.equal(reader.textContent, "step 2 of 4: 20.0 MiB in use");
   assert.equal(frame.getAttribute("aria-valuenow"), "2");
   frame.dispatchEvent(new FakeEvent("keydown", { key: "End" }));
   assert.match(reader.textContent, /^step 4 of 4/);
   frame.dispatchEvent(new FakeEvent("mouseleave", { bubbles: false }));
-  assert.equal(reader.textContent, "step 3 of 4: 41.0 MiB live (the peak)");
+  assert.equal(reader.textContent, "step 3 of 4: 41.0 MiB in use (the peak)");
 });
 
 test("closing stops listening", () => {
@@ -150,11 +150,22 @@ test("closing stops listening", () => {
 
 test("helpers: shares, steps, keys and the scale", () => {
   assert.equal(percent(0.7317), "73.2%");
-  assert.equal(stepText(plain(), 0), "step 1 of 4: 9.00 MiB live");
+  assert.equal(stepText(plain(), 0), "step 1 of 4: 9.00 MiB in use");
   assert.equal(timelineKey("ArrowLeft", 0, 4, 2), 0);
   assert.equal(timelineKey("p", 0, 4, 2), 2);
   assert.equal(timelineKey("x", 0, 4, 2), null);
   const far = { ...plain(), fit: { capacity: 2 ** 34, fits: true, text: "" } };
   assert.deepEqual(timelineScale(far), { top: 42991628, fitShown: false });
   assert.deepEqual(timelineScale(plain()), { top: 42991628, fitShown: true });
+});
+
+test("the line of bytes between buffers opens to say no buffer holds them, with no table", () => {
+  const gaps = { label: "between buffers (XLA's alignment and packing)", bytes: 1048660,
+    size: "1.00 MiB", share: 0.024, code: "", buffers: [], more: 0 };
+  const variant = { ...plain(), lines: [...plain().lines, gaps] };
+  const { root } = draw([variant]);
+  root.querySelectorAll(".jdw-pk-bar")[3].click();
+  const details = root.querySelector(".jdw-pk-details");
+  assert.equal(details.querySelector(".jdw-pk-dim").textContent, "(bytes no buffer holds)");
+  assert.equal(details.querySelector("table"), null);
 });

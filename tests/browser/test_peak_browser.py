@@ -71,7 +71,7 @@ def test_bars_open_their_buffers_variants_switch_and_the_view_lasts(lab_page: La
     assert reader.inner_text().startswith("step 1 of ")
     frame.focus()
     page.keyboard.press("End")
-    assert reader.inner_text().startswith("step ") and "live" in reader.inner_text()
+    assert reader.inner_text().startswith("step ") and "in use" in reader.inner_text()
     assert view.locator(".jdw-pk-fitline").count() == 1  # 24 MiB is drawn on the timeline
 
     rows = view.locator(".jdw-pk-variants tbody tr")

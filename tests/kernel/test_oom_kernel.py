@@ -82,7 +82,9 @@ def test_out_of_memory_in_a_compiled_call_is_followed_by_its_peak_report(shared_
     assert "the peak of step(x), compiled again without running:" in shown.stdout
     texts = shown.data("text/plain")
     assert any(t.startswith("live arrays when memory ran out") for t in texts)
-    [peak] = [t for t in texts if "peak 4.00 TiB per device" in t]
+    # 4 TiB for the outer product; JAX 0.7's XLA copies it for the sort (8 TiB)
+    [peak] = [t for t in texts if re.search(r"peak [48]\.00 TiB per device", t)]
+    assert "agrees with XLA's memory analysis" in peak
     # the return line of the cell (JAX 0.7's metadata names no function after it)
     assert re.search(r"In\[\d+\]:4\b", peak), peak
     after = _ok(shared_kernel.execute("print(float(jnp.ones((4,)).sum()))"))

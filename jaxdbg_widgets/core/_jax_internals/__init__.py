@@ -14,6 +14,10 @@ from jaxdbg_widgets.core._jax_internals.backends import (
     BACKENDS_STARTED,
     backends_started,
 )
+from jaxdbg_widgets.core._jax_internals.compiled import (
+    BUFFER_ASSIGNMENT,
+    buffer_assignment,
+)
 from jaxdbg_widgets.core._jax_internals.debugging import (
     CALLBACK_LOGGERS,
     CLI_DEBUGGER,
@@ -129,6 +133,7 @@ from jaxdbg_widgets.core._jax_internals.tracing import (
 __all__ = [
     "BACKENDS_STARTED",
     "BATCH_AXES_KEPT",
+    "BUFFER_ASSIGNMENT",
     "CALLBACK_LOGGERS",
     "CALLBACK_SHARDING",
     "CLI_DEBUGGER",
@@ -176,6 +181,7 @@ __all__ = [
     "backends_started",
     "batch_axis",
     "bind_equation",
+    "buffer_assignment",
     "callback_logger_names",
     "callback_sharding",
     "check_jax_print_format",

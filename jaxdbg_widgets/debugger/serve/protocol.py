@@ -16,9 +16,9 @@ an error; it never ends the session. The messages are declared once, as
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
-from jaxdbg_widgets.debugger.session.base import Served
+from jaxdbg_widgets.debugger.session.base import Served, ServedHits
 from jaxdbg_widgets.debugger.session.values import short_repr
 
 
@@ -44,30 +44,36 @@ def _apply(session: Served, content: Any) -> None:
     if not isinstance(content, dict):
         raise TypeError("a debugger message must be an object with a 'type'")
     kind = content.get("type")
-    handler = _HANDLERS.get(kind) if isinstance(kind, str) and kind in session.messages else None
-    if handler is None:
+    if not isinstance(kind, str) or kind not in session.messages:
         raise ValueError(f"unknown debugger message type {kind!r}")
-    handler(session, content)
+    if kind in _HIT_HANDLERS:
+        _HIT_HANDLERS[kind](cast("ServedHits", session), content)
+    else:
+        _HANDLERS[kind](session, content)
 
 
-def _command(session: Any, content: dict[str, Any]) -> None:
+def _command(session: Served, content: dict[str, Any]) -> None:
     line = content.get("line")
     if not isinstance(line, str):
         raise TypeError("a command message needs a string 'line'")
     session.run(line)
 
 
-_HANDLERS: dict[str, Callable[[Any, dict[str, Any]], Any]] = {
-    "command": _command,
+_HANDLERS: dict[str, Callable[[Served, dict[str, Any]], object]] = {
+    "command": lambda session, content: _command(session, content),
     "frame": lambda session, content: session.select_frame(_index(content)),
     "batch": lambda session, content: session.select_batch(_index(content)),
     "internal": lambda session, content: session.set_show_internal(bool(content.get("show"))),
+}
+"""What every session takes, by message type."""
+
+_HIT_HANDLERS: dict[str, Callable[[ServedHits, dict[str, Any]], object]] = {
     "device": lambda session, content: session.select_device(_index(content)),
     "compare": lambda session, content: session.compare_in_view(_expression(content)),
     "continue": lambda session, content: session.run(f"c {_index(content)}"),
 }
-"""Each message type's effect; a session takes the types its ``messages`` names (the
-``device``, ``compare`` and ``continue`` ones only a :class:`~.base.ServedHits`)."""
+"""What only a session over several hits takes (a :class:`~.base.ServedHits`, whose
+``messages`` name these types)."""
 
 
 def _expression(content: dict[str, Any]) -> str:

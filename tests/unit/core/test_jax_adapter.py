@@ -27,6 +27,7 @@ EXPECTED = {
     "debugger-frames",
     "callback-loggers",
     "backends-started",
+    "buffer-assignment",
     "transpose-tracebacks",
     "scan-layout",
     "nan-recheck",

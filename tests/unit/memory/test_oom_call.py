@@ -8,6 +8,7 @@ import jax.numpy as jnp
 import pytest
 
 from jaxdbg_widgets.memory import oom, oom_call
+from jaxdbg_widgets.memory.units import human_bytes
 
 
 def _sorted_outer(x):
@@ -32,8 +33,12 @@ def test_the_jitted_call_on_the_failing_line_gets_its_peak_report(x):
     call = oom_call.failing_call(tb)
     assert call is not None and call.text == "step(x)"
     assert call.function is step and call.args == (x,)
-    text = call.peak().to_text()
-    assert "peak 4.00 TiB per device" in text and "test_oom_call.py:14" in text  # the line
+    peak = call.peak()
+    report, text = peak.report, peak.to_text()
+    assert report.agrees and report.peak_bytes >= 4 * 2**40  # the outer product at least
+    assert f"peak {human_bytes(report.peak_bytes)} per device" in text
+    line = _sorted_outer.__code__.co_firstlineno + 1
+    assert f"test_oom_call.py:{line}" in text  # the line
 
 
 def test_a_line_with_no_jitted_call_gets_none():
