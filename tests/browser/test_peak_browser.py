@@ -78,7 +78,7 @@ def test_bars_open_their_buffers_variants_switch_and_the_view_lasts(lab_page: La
     assert rows.count() == 2
     rows.nth(1).focus()
     page.keyboard.press("Enter")
-    assert view.locator(".jdw-pk-title").inner_text().startswith("remat: peak 25.0 MiB")
+    assert view.locator(".jdw-pk-title").inner_text().startswith("remat: peak 24.5 MiB")
     assert view.locator(".jdw-pk-details").count() == 0  # its lines start closed
     view.locator(".jdw-pk-bar").nth(1).focus()
     page.keyboard.press(" ")
