@@ -7,7 +7,7 @@ import pytest
 
 from tests.fixtures.lab import LabPage, write_notebook
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.frontends("lab", "notebook7")]
 
 CELLS = [
     "import jax, jax.numpy as jnp\n"
