@@ -105,11 +105,7 @@ class Liveness:
 
     def live_at(self, step: int) -> tuple[Buffer, ...]:
         """Buffers live at ``step``: arguments, outputs, temporaries, and nested ones."""
-        own = tuple(
-            b
-            for b in self.buffers
-            if b.kind in ("argument", "output") or b.defined <= step <= b.last_use
-        )
+        own = tuple(b for b in self.buffers if b.kind in _WHOLE or b.defined <= step <= b.last_use)
         return own + (self.nested[step] if 0 <= step < len(self.nested) else ())
 
     def holding_at(self, step: int) -> tuple[Buffer, ...]:
@@ -134,7 +130,7 @@ def liveness(
     measure = summed if layout is None else _placed(layout)
     walk = _Walk(schedule, measure, exact=layout is not None)
     buffers, nested = walk.ranges(schedule.entry)
-    whole = [b for b in buffers if b.kind in ("argument", "output")]
+    whole = [b for b in buffers if b.kind in _WHOLE]
     fixed = summed(whole) if fixed is None else fixed
     steps = schedule.computations.get(schedule.entry, ())
     timeline, side_by_side = [], []
@@ -162,13 +158,11 @@ def _holding(live: tuple[Buffer, ...], layout: Assignment, fixed: int) -> tuple[
     budget = fixed - sum(ordered[at].nbytes for at in kept if ordered[at].kind in _WHOLE)
     out = []
     for at, b in enumerate(ordered):
-        if at not in kept and b.kind in _WHOLE and b.key not in layout.chunks:
-            if b.nbytes > budget:
-                continue
+        if at in kept:
+            out.append(b)
+        elif b.kind in _WHOLE and b.key not in layout.chunks and b.nbytes <= budget:
             budget -= b.nbytes
-        elif at not in kept:
-            continue
-        out.append(b)
+            out.append(b)
     return tuple(out)
 
 
@@ -200,7 +194,7 @@ def _live_sets(
     starting: list[list[Buffer]] = [[] for _ in range(count)]
     ending: list[list[Buffer]] = [[] for _ in range(count)]
     for b in buffers:
-        if b.kind not in ("argument", "output"):
+        if b.kind not in _WHOLE:
             starting[b.defined].append(b)
             ending[b.last_use].append(b)
     live: dict[int, Buffer] = {}
@@ -359,27 +353,31 @@ def _buffers(
         defined = step_of[inst.name]
         if (entry and buffer_id in stored_in_output) or buffer_id in in_caller:
             continue
-        if (
-            buffer_id in outputs or (inst.root and buffer_id in reads.tables)
-        ) and kind != "argument":
-            kind = "output"
-        made_forward = "jvp(" in inst.op_name and "transpose(" not in inst.op_name
-        if (
-            kind == "temporary"
-            and buffer_id in reads.backward
-            and (made_forward or buffer_id in reads.forward)
-        ):
-            kind = "residual"
+        kind = _kind(reads, buffer_id, inst, kind, outputs)
         last_use = max(reads.last.get(buffer_id, defined), defined)
         if buffer_id in handed_over:
             last_use = max(handed_over[buffer_id] - 1, defined)
-        if kind in ("argument", "output"):
+        if kind in _WHOLE:
             last_use = end
         reader = reads.first_reader.get(buffer_id)
         buffers.append(
             Buffer(buffer_id, inst, array, defined, last_use, kind, reader, computation, index)
         )
     return buffers
+
+
+def _kind(reads: _Reads, buffer_id: int, inst: Instruction, made_as: str, outputs: set[int]) -> str:
+    """``output`` for what the computation returns (its root tuple's table too), ``residual``
+    for a temporary the forward pass makes and the backward pass reads, else as made."""
+    if (
+        buffer_id in outputs or (inst.root and buffer_id in reads.tables)
+    ) and made_as != "argument":
+        return "output"
+    made_forward = "jvp(" in inst.op_name and "transpose(" not in inst.op_name
+    backward = buffer_id in reads.backward
+    if made_as == "temporary" and backward and (made_forward or buffer_id in reads.forward):
+        return "residual"
+    return made_as
 
 
 def _stored_in_outputs(
