@@ -15,7 +15,8 @@ import { listen } from "./widget_model.js";
 
 /**
  * One array live at the peak: its bytes (and as people read them), kind (`argument`,
- * `output`, `temporary`, `residual`, `in a loop`), `f32[8,512]` and the line that made it.
+ * `output`, `temporary`, `residual`, `in a loop`, `tuple table`), `f32[8,512]` and the line that
+ * made it.
  * @typedef {Object} PeakBufferRow
  * @property {number} bytes
  * @property {string} size

@@ -13,8 +13,8 @@ __all__ = ["PeakBufferRow", "PeakFit", "PeakLine", "PeakModel", "PeakVariant", "
 
 class PeakBufferRow(TypedDict):
     """One array live at the peak: its bytes (and as people read them), kind (``argument``,
-    ``output``, ``temporary``, ``residual``, ``in a loop``), ``f32[8,512]`` and the line that
-    made it."""
+    ``output``, ``temporary``, ``residual``, ``in a loop``, ``tuple table``), ``f32[8,512]`` and
+    the line that made it."""
 
     bytes: int
     size: str
