@@ -18,123 +18,22 @@ import { element, itemIndex, keepKeys, moveTabStop, onItem } from "./dom.js";
 import { humanBytes, localModel } from "./memory_model.js";
 import { listen, togglePick } from "./widget_model.js";
 
-// The JSON the kernel sends (`view`, `line_view`) and the traits the widget sets, declared once
-// here and once in jaxdbg_widgets/comms/schema.py under the same names; a unit test checks that
-// they agree.
+// The JSON the kernel sends (`view`, `line_view`) and the traits the widget sets: declared once, by
+// the TypedDicts of jaxdbg_widgets/comms/schema.py; ./schema/comms.js is generated from them
+// (`python -m tests.unit.schema_js`).
 
-/** @typedef {import("./sharding.js").ShardingView} ShardingView */
+/** @typedef {import("./schema/sharding.js").ShardingView} ShardingView */
 
-/**
- * One source line's collectives (positions in `collectives`), bytes per step and loops.
- * @typedef {Object} CommsLine
- * @property {string} file
- * @property {number|null} line
- * @property {string} function
- * @property {string} origin
- * @property {string} label
- * @property {Array<string>} callers
- * @property {number} sent
- * @property {string} human
- * @property {Array<number>} collectives
- * @property {Array<number>} loops
- */
-
-/**
- * One file's annotated lines with a little context, as `[number, text]`.
- * @typedef {Object} CommsSource
- * @property {string} file
- * @property {string} name
- * @property {Array<[number, string]>} lines
- */
-
-/**
- * The bytes-sent heatmap: grid, `[row, col, device position]` places, and each device as
- * `[id, bytes, level]` with `level` indexing `palette` and `text`.
- * @typedef {Object} CommsHeat
- * @property {number} rows
- * @property {number} cols
- * @property {string} row_label
- * @property {string} col_label
- * @property {string} title
- * @property {Array<Array<number>>} cells
- * @property {Array<[number, number, number]>} devices
- * @property {Array<string>} palette
- * @property {Array<string>} text
- * @property {[string, string, string]} ticks
- */
-
-/**
- * XLA's memory analysis per device as `[label, text]` rows, the peak and notes.
- * @typedef {Object} CommsMemory
- * @property {Array<[string, string]>} rows
- * @property {string} peak
- * @property {Array<string>} notes
- */
-
-/**
- * The arguments' mesh: axis names, sizes and axis types.
- * @typedef {Object} CommsMesh
- * @property {Array<string>} axes
- * @property {Array<number>} shape
- * @property {Array<string>} types
- */
-
-/**
- * Everything the map draws; a collective is `[kind, name, result, sent, axes, group size,
- * executions per step, line]`.
- * @typedef {Object} CommsView
- * @property {string} head
- * @property {string} name
- * @property {number} partitions
- * @property {number} instructions
- * @property {Array<string>} summary
- * @property {Array<string>} kinds
- * @property {Array<string>} axes
- * @property {Array<[number, string, string, number, number, number, number|null, number]>} collectives
- * @property {Array<CommsLine>} lines
- * @property {Array<CommsSource>} sources
- * @property {Array<[string, number, string]>} axis_totals
- * @property {CommsHeat} heat
- * @property {Array<[string, string, string, string]>} inputs
- * @property {Array<[string, string, string, string]>} outputs
- * @property {Array<[string, string, string]>} mismatches
- * @property {CommsMemory|null} memory
- * @property {Array<[string, string]>} remat
- * @property {Array<[string, string, string]>} unread
- * @property {CommsMesh|null} mesh
- * @property {Array<string>} notes
- */
-
-/**
- * One collective's operand and result sharding diagrams, or a note saying why there are none.
- * @typedef {Object} CollectiveDiagrams
- * @property {number} collective
- * @property {string} title
- * @property {string} note
- * @property {ShardingView|null} operand
- * @property {ShardingView|null} result
- */
-
-/**
- * The selected line's diagrams; `more` counts its collectives left out.
- * @typedef {Object} LineDiagrams
- * @property {number} line
- * @property {Array<CollectiveDiagrams>} items
- * @property {number} more
- */
-
-/**
- * No line selected: an empty object.
- * @typedef {Object} NoLine
- */
-
-/**
- * The widget's synced state: the view, the selected line and its diagrams.
- * @typedef {Object} CommsModel
- * @property {CommsView} view
- * @property {number} line
- * @property {LineDiagrams|NoLine} line_view
- */
+/** @typedef {import("./schema/comms.js").CollectiveDiagrams} CollectiveDiagrams */
+/** @typedef {import("./schema/comms.js").CommsHeat} CommsHeat */
+/** @typedef {import("./schema/comms.js").CommsLine} CommsLine */
+/** @typedef {import("./schema/comms.js").CommsMemory} CommsMemory */
+/** @typedef {import("./schema/comms.js").CommsMesh} CommsMesh */
+/** @typedef {import("./schema/comms.js").CommsModel} CommsModel */
+/** @typedef {import("./schema/comms.js").CommsSource} CommsSource */
+/** @typedef {import("./schema/comms.js").CommsView} CommsView */
+/** @typedef {import("./schema/comms.js").LineDiagrams} LineDiagrams */
+/** @typedef {import("./schema/comms.js").NoLine} NoLine */
 
 /** anywidget's model of this widget, typed by {@link CommsModel} (see widget_model.js). */
 /** @typedef {import("./widget_model.js").Model<CommsModel>} CommsWidget */

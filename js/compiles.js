@@ -5,56 +5,15 @@
 import { element, keepKeys } from "./dom.js";
 import { listen } from "./widget_model.js";
 
-// The JSON the kernel makes (`view`) and the trait the view sets (`row`), declared once here and
-// once in jaxdbg_widgets/compiles/schema.py under the same names; a unit test checks that they
-// agree.
+// The JSON the kernel makes (`view`) and the trait the view sets (`row`): declared once, by the
+// TypedDicts of jaxdbg_widgets/compiles/schema.py; ./schema/compiles.js is generated from them
+// (`python -m tests.unit.schema_js`).
 
-/**
- * One user line of a program: its label, jaxpr equations, StableHLO operations (0: not
- * counted) and code (`equations` 0: a constant).
- * @typedef {Object} CompileLine
- * @property {string} label
- * @property {number} equations
- * @property {number} hlo
- * @property {string} code
- */
-
-/**
- * One program: where it was called, its stage counts and seconds, cause and biggest lines.
- * @typedef {Object} CompileProgram
- * @property {number} index
- * @property {string} call_site
- * @property {Array<number>} stages
- * @property {number} seconds
- * @property {string} cause
- * @property {Array<CompileLine>} lines
- */
-
-/**
- * One function at one call site: counts and seconds per stage, and its programs.
- * @typedef {Object} CompileRow
- * @property {string} name
- * @property {string} defined
- * @property {string} call_site
- * @property {Array<number>} counts
- * @property {Array<number>} seconds
- * @property {Array<number>} programs
- */
-
-/**
- * The whole report: a headline, the rows worst first, and every program by index.
- * @typedef {Object} CompilesView
- * @property {string} headline
- * @property {Array<CompileRow>} rows
- * @property {Array<CompileProgram>} programs
- */
-
-/**
- * The page view's state: the report and the open row (-1: none).
- * @typedef {Object} CompilesModel
- * @property {CompilesView} view
- * @property {number} row
- */
+/** @typedef {import("./schema/compiles.js").CompileLine} CompileLine */
+/** @typedef {import("./schema/compiles.js").CompileProgram} CompileProgram */
+/** @typedef {import("./schema/compiles.js").CompileRow} CompileRow */
+/** @typedef {import("./schema/compiles.js").CompilesModel} CompilesModel */
+/** @typedef {import("./schema/compiles.js").CompilesView} CompilesView */
 
 /** anywidget's model of this view, typed by {@link CompilesModel} (see widget_model.js). */
 /** @typedef {import("./widget_model.js").Model<CompilesModel>} CompilesWidget */

@@ -25,287 +25,48 @@ import { showExecutionCount, whenAttached } from "./host_cell.js";
 import { drawPicture } from "./pictures.js";
 import { listen } from "./widget_model.js";
 
-// The JSON the kernel sends (`view`) and the messages sent back, declared once here and once in
-// jaxdbg_widgets/debugger/schema.py under the same names; a unit test checks that they agree.
+// The JSON the kernel sends (`view`) and the messages sent back: declared once, by the TypedDicts
+// of jaxdbg_widgets/debugger/schema.py; ./schema/debugger.js is generated from them (`python -m
+// tests.unit.schema_js`).
 
-/**
- * Where a session or a shard stands: waiting, how it ended, interrupted, or handed to the typed
- * prompt because no view drew.
- * @typedef {"waiting"|"continue"|"continue_all"|"quit"|"interrupted"|"typed prompt"} Status
- */
+/** @typedef {import("./schema/debugger.js").ArraySummary} ArraySummary */
+/** @typedef {import("./schema/debugger.js").BatchMessage} BatchMessage */
+/** @typedef {import("./schema/debugger.js").BatchPosition} BatchPosition */
+/** @typedef {import("./schema/debugger.js").CellOutput} CellOutput */
+/** @typedef {import("./schema/debugger.js").CellResult} CellResult */
+/** @typedef {import("./schema/debugger.js").CommandMessage} CommandMessage */
+/** @typedef {import("./schema/debugger.js").Compare} Compare */
+/** @typedef {import("./schema/debugger.js").CompareGroup} CompareGroup */
+/** @typedef {import("./schema/debugger.js").CompareMessage} CompareMessage */
+/** @typedef {import("./schema/debugger.js").ComparePictureRow} ComparePictureRow */
+/** @typedef {import("./schema/debugger.js").CompareRow} CompareRow */
+/** @typedef {import("./schema/debugger.js").CompareScale} CompareScale */
+/** @typedef {import("./schema/debugger.js").CompareTile} CompareTile */
+/** @typedef {import("./schema/debugger.js").ContinueMessage} ContinueMessage */
+/** @typedef {import("./schema/debugger.js").DebuggerMessage} DebuggerMessage */
+/** @typedef {import("./schema/debugger.js").DebuggerModel} DebuggerModel */
+/** @typedef {import("./schema/debugger.js").DebuggerView} DebuggerView */
+/** @typedef {import("./schema/debugger.js").DeviceMessage} DeviceMessage */
+/** @typedef {import("./schema/debugger.js").DeviceRow} DeviceRow */
+/** @typedef {import("./schema/debugger.js").FrameMessage} FrameMessage */
+/** @typedef {import("./schema/debugger.js").FrameRow} FrameRow */
+/** @typedef {import("./schema/debugger.js").Header} Header */
+/** @typedef {import("./schema/debugger.js").InternalMessage} InternalMessage */
+/** @typedef {import("./schema/debugger.js").LocalRow} LocalRow */
+/** @typedef {import("./schema/debugger.js").OutputChunk} OutputChunk */
+/** @typedef {import("./schema/debugger.js").RenderedMessage} RenderedMessage */
+/** @typedef {import("./schema/debugger.js").Shards} Shards */
+/** @typedef {import("./schema/debugger.js").Source} Source */
+/** @typedef {import("./schema/debugger.js").Status} Status */
+/** @typedef {import("./schema/debugger.js").TranscriptEntry} TranscriptEntry */
 
-/**
- * An array local reduced to statistics.
- * @typedef {Object} ArraySummary
- * @property {Array<number>|null} shape
- * @property {string} dtype
- * @property {number} [size]
- * @property {number} [min]
- * @property {number} [max]
- * @property {number} [mean]
- * @property {number} [std]
- * @property {number} [nan]
- * @property {number} [inf]
- * @property {string} [preview]
- * @property {string} [error]
- */
-
-/**
- * The selected `vmap` element: its index in the batch, the batch size, its element.
- * @typedef {Object} BatchPosition
- * @property {number} index
- * @property {number} size
- * @property {number|null} element
- */
-
-/**
- * The selected frame's place, the thread or device, the batch and what stopped there.
- * @typedef {Object} Header
- * @property {string} file
- * @property {number} line
- * @property {string} function
- * @property {string} thread
- * @property {BatchPosition|null} batch
- * @property {string} stop
- * @property {string} location
- */
-
-/**
- * One frame of the stack.
- * @typedef {Object} FrameRow
- * @property {string} function
- * @property {string} file
- * @property {number} line
- * @property {boolean} internal
- */
-
-/**
- * Highlighted lines (escaped by the kernel) around the current one; `current` indexes `lines`.
- * @typedef {Object} Source
- * @property {number} first
- * @property {number|null} current
- * @property {Array<string>} lines
- */
-
-/**
- * One local: a summary (and a thumbnail PNG) for arrays, a short repr otherwise; `more`
- * counts the rest.
- * @typedef {Object} LocalRow
- * @property {string} name
- * @property {string} type
- * @property {boolean} [batched]
- * @property {ArraySummary} [summary]
- * @property {string} [thumb]
- * @property {string} [repr]
- * @property {number} [more]
- */
-
-/** @typedef {import("./pictures.js").PictureView} PictureView */
-
-/**
- * One command and what it printed; a `p` result that is an array has its picture.
- * @typedef {Object} TranscriptEntry
- * @property {string} command
- * @property {string} output
- * @property {boolean} error
- * @property {PictureView} [picture]
- */
-
-/**
- * One shard in the device selector; `element` is its `vmap` element, if any.
- * @typedef {Object} DeviceRow
- * @property {string} label
- * @property {number} index
- * @property {Status} state
- * @property {number} [element]
- */
-
-/**
- * One shard's value of the last compare.
- * @typedef {Object} CompareRow
- * @property {string} value
- * @property {boolean} error
- * @property {boolean} differs
- */
-
-/**
- * Shards that gave one value: their indices as ranges (`shards 0–215, 217–255`).
- * @typedef {Object} CompareGroup
- * @property {string} shards
- * @property {number} count
- * @property {string} value
- * @property {boolean} error
- * @property {boolean} differs
- */
-
-/**
- * The one colour scale of a compare's pictures: its map, its ends and the line saying so
- * (`one scale: min 0 … max 10`).
- * @typedef {Object} CompareScale
- * @property {string} cmap
- * @property {string} low
- * @property {string} high
- * @property {Array<string>} stops
- * @property {string} text
- */
-
-/**
- * One picture of a compare: a shard, or a group of shards with equal values (`count`), the
- * shard a click selects (`position` in `devices`) and what a screen reader says.
- * @typedef {Object} CompareTile
- * @property {number} position
- * @property {string} label
- * @property {number} count
- * @property {string} png
- * @property {string} summary
- * @property {boolean} differs
- */
-
-/**
- * A compare of arrays of one shape as a row of pictures on one scale; `more` says how many
- * groups were left out past the cap.
- * @typedef {Object} ComparePictureRow
- * @property {CompareScale} scale
- * @property {Array<CompareTile>} tiles
- * @property {string} more
- */
-
-/**
- * The last `compare`: the expression, one row per gathered shard, the groups of equal
- * values (largest first), the verdict line, and the pictures when the values are arrays.
- * @typedef {Object} Compare
- * @property {string} expression
- * @property {Array<CompareRow>} rows
- * @property {number} differing
- * @property {Array<CompareGroup>} groups
- * @property {string} verdict
- * @property {ComparePictureRow|null} pictures
- */
-
-/**
- * A shard session's device selector and last compare.
- * @typedef {Object} Shards
- * @property {number|null} expected
- * @property {number} arrived
- * @property {number} waiting
- * @property {number} selected
- * @property {Array<DeviceRow>} devices
- * @property {Compare|null} compare
- */
-
-/**
- * Text the cell sent after its debugger ended: printed, displayed, or an error line.
- * @typedef {Object} OutputChunk
- * @property {"stdout"|"stderr"|"display"|"error"} kind
- * @property {string} text
- */
-
-/**
- * The cell's result as `Out[count]` shows it.
- * @typedef {Object} CellResult
- * @property {number|null} count
- * @property {string} text
- */
-
-/**
- * The rest of the cell's output after the session ended, for a page reloaded while it
- * waited; `omitted` counts the earliest characters left out.
- * @typedef {Object} CellOutput
- * @property {Array<OutputChunk>} chunks
- * @property {number} omitted
- * @property {CellResult|null} result
- */
-
-/**
- * Everything the widget draws; `shards` only in a shard session, `cell_output` only in
- * an ended one whose page was reloaded while it waited.
- * @typedef {Object} DebuggerView
- * @property {Status} status
- * @property {Header} header
- * @property {Array<FrameRow>} frames
- * @property {number} selected
- * @property {boolean} show_internal
- * @property {number} internal_count
- * @property {Source|null} source
- * @property {Array<LocalRow>} locals
- * @property {Array<TranscriptEntry>} transcript
- * @property {Array<string>} history
- * @property {Shards} [shards]
- * @property {CellOutput} [cell_output]
- */
-
-/**
- * The widget's synced state.
- * @typedef {Object} DebuggerModel
- * @property {DebuggerView} view
- */
+/** @typedef {import("./schema/pictures.js").PictureView} PictureView */
 
 /**
  * anywidget's model of this widget, typed by {@link DebuggerModel} (see widget_model.js): the
  * part the view uses, which nans.js's report provides too.
  */
 /** @typedef {import("./widget_model.js").Model<DebuggerModel, DebuggerMessage, "get" | "on" | "off" | "send">} DebuggerWidget */
-
-/**
- * Run a jdb command line.
- * @typedef {Object} CommandMessage
- * @property {"command"} type
- * @property {string} line
- */
-
-/**
- * Select a frame of the stack.
- * @typedef {Object} FrameMessage
- * @property {"frame"} type
- * @property {number} index
- */
-
-/**
- * Select a `vmap` element.
- * @typedef {Object} BatchMessage
- * @property {"batch"} type
- * @property {number} index
- */
-
-/**
- * Show or hide internal frames.
- * @typedef {Object} InternalMessage
- * @property {"internal"} type
- * @property {boolean} show
- */
-
-/**
- * Select a shard (its position in `shards.devices`).
- * @typedef {Object} DeviceMessage
- * @property {"device"} type
- * @property {number} index
- */
-
-/**
- * Evaluate an expression on every shard.
- * @typedef {Object} CompareMessage
- * @property {"compare"} type
- * @property {string} expression
- */
-
-/**
- * Release one shard; the others keep waiting.
- * @typedef {Object} ContinueMessage
- * @property {"continue"} type
- * @property {number} index
- */
-
-/**
- * The view has drawn: the breakpoint need not offer the typed prompt.
- * @typedef {Object} RenderedMessage
- * @property {"rendered"} type
- */
-
-/**
- * Any message the widget sends (`model.send`).
- * @typedef {CommandMessage|FrameMessage|BatchMessage|InternalMessage|DeviceMessage|CompareMessage
- *   |ContinueMessage|RenderedMessage} DebuggerMessage
- */
 
 function historyInput(className, placeholder, onSubmit, getHistory) {
   const input = element("input", className);

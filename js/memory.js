@@ -15,113 +15,22 @@ import {
 } from "./memory_model.js";
 import { listen, togglePick } from "./widget_model.js";
 
-// The JSON the kernel sends (`view`, `leaf_view`) and the traits the widget sets, declared once
-// here and once in jaxdbg_widgets/memory/schema.py under the same names; a unit test checks that
-// they agree.
+// The JSON the kernel sends (`view`, `leaf_view`) and the traits the widget sets: declared once, by
+// the TypedDicts of jaxdbg_widgets/memory/schema.py; ./schema/memory.js is generated from them
+// (`python -m tests.unit.schema_js`).
 
-/** @typedef {import("./sharding.js").ShardingView} ShardingView */
+/** @typedef {import("./schema/sharding.js").ShardingView} ShardingView */
 
-/**
- * The heatmap's grid: its size, labels and `[row, col, device position]` places.
- * @typedef {Object} HeatGrid
- * @property {number} rows
- * @property {number} cols
- * @property {string} row_label
- * @property {string} col_label
- * @property {string} title
- * @property {Array<Array<number>>} cells
- */
-
-/**
- * One device's bytes, fill and text colours, and tooltip lines.
- * @typedef {Object} MemoryDevice
- * @property {number} id
- * @property {number} process
- * @property {string} platform
- * @property {number} bytes
- * @property {string} human
- * @property {string} color
- * @property {string} text
- * @property {Array<string>} tooltip
- */
-
-/**
- * The colour bar's stops and its low, middle and high byte labels.
- * @typedef {Object} Legend
- * @property {Array<string>} colors
- * @property {Array<string>} ticks
- */
-
-/**
- * What the leaves of one sharding and shape share; `set` indexes `device_sets`, and `elements`
- * is one count for every device or one per device of the set.
- * @typedef {Object} MemoryGroup
- * @property {number} set
- * @property {number|Array<number>} elements
- * @property {string} shape
- * @property {string} spec
- * @property {string} shard_shape
- * @property {number} replication
- * @property {number} total_elements
- * @property {number} max_elements
- */
-
-/**
- * XLA's memory analysis: `[label, bytes or null, text]` rows, the peak and notes; the positions
- * of the devices running the program, and the `[label, bytes, text]` rows each holds beyond its
- * leaves (aliased bytes negative).
- * @typedef {Object} ProgramView
- * @property {Array<[string, number|null, string]>} rows
- * @property {[number, string]} peak
- * @property {Array<string>} notes
- * @property {Array<number>} devices
- * @property {Array<[string, number, string]>} device_rows
- */
-
-/**
- * Everything the map draws; each leaf is `[path, dtype number, group number]`.
- * @typedef {Object} MemoryView
- * @property {string} source
- * @property {Array<string>} summary
- * @property {HeatGrid} grid
- * @property {Array<MemoryDevice>} devices
- * @property {Legend} legend
- * @property {Array<Array<number|string>>} processes `[process, bytes, text]` rows
- * @property {string} limits
- * @property {Array<Array<string|number>>} leaves
- * @property {Array<Array<string|number>>} dtypes `[name, itemsize]` pairs
- * @property {Array<number>} flagged
- * @property {Array<MemoryGroup>} groups
- * @property {Array<Array<number>>} device_sets
- * @property {string} flag_note
- * @property {ProgramView|null} program
- * @property {Array<string>} notes
- */
-
-/**
- * The position of the leaf a diagram belongs to.
- * @typedef {Object} LeafTag
- * @property {number} leaf
- */
-
-/**
- * The selected leaf's sharding diagram, tagged with the leaf's position.
- * @typedef {ShardingView & LeafTag} LeafView
- */
-
-/**
- * No leaf selected: an empty object.
- * @typedef {Object} NoLeaf
- */
-
-/**
- * The widget's synced state: the view, the selected device and leaf, the leaf's diagram.
- * @typedef {Object} MemoryModel
- * @property {MemoryView} view
- * @property {number} device
- * @property {number} leaf
- * @property {LeafView|NoLeaf} leaf_view
- */
+/** @typedef {import("./schema/memory.js").HeatGrid} HeatGrid */
+/** @typedef {import("./schema/memory.js").LeafTag} LeafTag */
+/** @typedef {import("./schema/memory.js").LeafView} LeafView */
+/** @typedef {import("./schema/memory.js").Legend} Legend */
+/** @typedef {import("./schema/memory.js").MemoryDevice} MemoryDevice */
+/** @typedef {import("./schema/memory.js").MemoryGroup} MemoryGroup */
+/** @typedef {import("./schema/memory.js").MemoryModel} MemoryModel */
+/** @typedef {import("./schema/memory.js").MemoryView} MemoryView */
+/** @typedef {import("./schema/memory.js").NoLeaf} NoLeaf */
+/** @typedef {import("./schema/memory.js").ProgramView} ProgramView */
 
 /** anywidget's model of this widget, typed by {@link MemoryModel} (see widget_model.js). */
 /** @typedef {import("./widget_model.js").Model<MemoryModel>} MemoryWidget */

@@ -6,70 +6,23 @@ import { element } from "./dom.js";
 import { initialize } from "./live_link.js";
 import { listen } from "./widget_model.js";
 
-// The JSON the kernel sends (`view`), declared once here and once in
-// jaxdbg_widgets/nans/schema.py under the same names; a unit test checks that they agree.
+// The JSON the kernel sends (`view`): declared once, by the TypedDicts of
+// jaxdbg_widgets/nans/schema.py; ./schema/nans.js is generated from them (`python -m
+// tests.unit.schema_js`).
 
-/**
- * One source line around the origin; `marked` on the origin's own line.
- * @typedef {Object} SourceRow
- * @property {number} lineno
- * @property {string} text
- * @property {boolean} marked
- */
+/** @typedef {import("./schema/nans.js").DebugMessage} DebugMessage */
+/** @typedef {import("./schema/nans.js").NonfiniteMessage} NonfiniteMessage */
+/** @typedef {import("./schema/nans.js").NonfiniteModel} NonfiniteModel */
+/** @typedef {import("./schema/nans.js").NonfiniteView} NonfiniteView */
+/** @typedef {import("./schema/nans.js").OriginView} OriginView */
+/** @typedef {import("./schema/nans.js").SourceRow} SourceRow */
+/** @typedef {import("./schema/nans.js").SourceView} SourceView */
 
-/**
- * The origin's file, function and the lines around its line.
- * @typedef {Object} SourceView
- * @property {string} filename
- * @property {string} function
- * @property {SourceRow[]} lines
- */
-
-/**
- * One origin: its heading line, its facts, its source (null without a user frame).
- * @typedef {Object} OriginView
- * @property {string} heading
- * @property {string[]} facts
- * @property {SourceView|null} source
- */
-
-/**
- * The whole report as the widget and the static HTML draw it.
- * @typedef {Object} NonfiniteView
- * @property {string} function
- * @property {string} headline
- * @property {string[]} arguments
- * @property {OriginView[]} origins
- * @property {number} checked
- * @property {string[]} skipped
- * @property {boolean} debuggable
- */
-
-/** @typedef {import("./debugger.js").DebuggerView} DebuggerView */
-/** @typedef {import("./debugger.js").DebuggerMessage} DebuggerMessage */
-
-/**
- * The widget's synced state: the report, the debugger opened at the origin (or null), and the
- * key its saved output links to it by (live_link.js).
- * @typedef {Object} NonfiniteModel
- * @property {NonfiniteView} view
- * @property {DebuggerView|null} debugger
- * @property {string} link
- */
+/** @typedef {import("./schema/debugger.js").DebuggerView} DebuggerView */
+/** @typedef {import("./schema/debugger.js").DebuggerMessage} DebuggerMessage */
 
 /** Why a saved report's button is off. */
 export const OFFLINE_DEBUG = "the debugger opens while the kernel that ran the search runs";
-
-/**
- * The button: open the debugger at the origin (a fresh session if one was open).
- * @typedef {Object} DebugMessage
- * @property {"debug"} type
- */
-
-/**
- * Any message the widget sends: the button's, or one of the opened debugger's.
- * @typedef {DebugMessage|DebuggerMessage} NonfiniteMessage
- */
 
 /** anywidget's model of this widget, typed by {@link NonfiniteModel} (see widget_model.js). */
 /** @typedef {import("./widget_model.js").Model<NonfiniteModel, NonfiniteMessage>} NonfiniteWidget */

@@ -9,84 +9,16 @@ import { element, keepKeys } from "./dom.js";
 import { humanBytes } from "./memory_model.js";
 import { listen } from "./widget_model.js";
 
-// The JSON the kernel makes (`view`) and the traits the view sets (`variant`, `line`), declared
-// once here and once in jaxdbg_widgets/memory/peak_schema.py under the same names; a unit test
-// checks that they agree.
+// The JSON the kernel makes (`view`) and the traits the view sets (`variant`, `line`): declared
+// once, by the TypedDicts of jaxdbg_widgets/memory/peak_schema.py; ./schema/peak.js is generated
+// from them (`python -m tests.unit.schema_js`).
 
-/**
- * One array live at the peak: its bytes (and as people read them), kind (`argument`,
- * `output`, `temporary`, `residual`, `in a loop`, `tuple table`), `f32[8,512]` and the line that
- * made it.
- * @typedef {Object} PeakBufferRow
- * @property {number} bytes
- * @property {string} size
- * @property {string} kind
- * @property {string} shape
- * @property {string} line
- */
-
-/**
- * One source line: its label, bytes at the peak, share of the peak, code (empty where its file
- * cannot be read), its buffers (indices into the variant's `buffers`, largest first) and how
- * many more it holds than are carried.
- * @typedef {Object} PeakLine
- * @property {string} label
- * @property {number} bytes
- * @property {string} size
- * @property {number} share
- * @property {string} code
- * @property {Array<number>} buffers
- * @property {number} more
- */
-
-/**
- * Whether the peak fits `device_memory`: the capacity and one line that says by how much.
- * @typedef {Object} PeakFit
- * @property {number} capacity
- * @property {boolean} fits
- * @property {string} text
- */
-
-/**
- * One compiled variant: its peak (and XLA's, null where XLA gives none), FLOPs, fit, lines
- * largest first, buffers live at the peak largest first (`top` of them are the report's list),
- * and the timeline as `[step, bytes in use]` points.
- * @typedef {Object} PeakVariant
- * @property {string} name
- * @property {number} peak
- * @property {string} peak_text
- * @property {number|null} xla_peak
- * @property {string} xla_text
- * @property {string} agreement
- * @property {boolean|null} agrees
- * @property {number|null} flops
- * @property {string} flops_text
- * @property {Array<number>} devices
- * @property {PeakFit|null} fit
- * @property {Array<PeakLine>} lines
- * @property {number} more_lines
- * @property {Array<PeakBufferRow>} buffers
- * @property {number} top
- * @property {number} more_buffers
- * @property {Array<[number, number]>} timeline
- * @property {number} steps
- * @property {number} peak_step
- * @property {Array<string>} notes
- */
-
-/**
- * Every variant, in the order given.
- * @typedef {Object} PeakView
- * @property {Array<PeakVariant>} variants
- */
-
-/**
- * The page view's state: the report, the shown variant and its open line (-1: none).
- * @typedef {Object} PeakModel
- * @property {PeakView} view
- * @property {number} variant
- * @property {number} line
- */
+/** @typedef {import("./schema/peak.js").PeakBufferRow} PeakBufferRow */
+/** @typedef {import("./schema/peak.js").PeakFit} PeakFit */
+/** @typedef {import("./schema/peak.js").PeakLine} PeakLine */
+/** @typedef {import("./schema/peak.js").PeakModel} PeakModel */
+/** @typedef {import("./schema/peak.js").PeakVariant} PeakVariant */
+/** @typedef {import("./schema/peak.js").PeakView} PeakView */
 
 /** anywidget's model of this view, typed by {@link PeakModel} (see widget_model.js). */
 /** @typedef {import("./widget_model.js").Model<PeakModel>} PeakWidget */

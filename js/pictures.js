@@ -17,135 +17,22 @@ import {
 } from "./pictures_model.js";
 import { initialize } from "./live_link.js";
 
-// The JSON the kernel sends and the messages the widget sends, declared once here and once in
-// jaxdbg_widgets/pictures/schema.py under the same names; a unit test checks that they agree.
+// The JSON the kernel sends and the messages the widget sends: declared once, by the TypedDicts of
+// jaxdbg_widgets/pictures/schema.py; ./schema/pictures.js is generated from them (`python -m
+// tests.unit.schema_js`).
 
-/**
- * One image: its title, leading index, PNG, reduced size, its shards (numbers into the
- * picture's `shards`), `[row, col, special]` rings around a few NaN (0), +Inf (1) or -Inf (2)
- * cells so one such pixel is seen at once, and, when small and unreduced, every cell's exact
- * value.
- * @typedef {Object} PanelView
- * @property {string} title
- * @property {Array<number>} index
- * @property {string} png
- * @property {number} width
- * @property {number} height
- * @property {Array<number>} shards
- * @property {Array<[number, number, number]>} marks
- * @property {Array<string>|null} values
- */
-
-/**
- * The colour map, its two ends as numbers and text, and colour-bar stops.
- * @typedef {Object} ScaleView
- * @property {string} cmap
- * @property {number} vmin
- * @property {number} vmax
- * @property {string} low
- * @property {string} high
- * @property {Array<string>} stops
- * @property {boolean} diverging
- */
-
-/**
- * NaN, +Inf or -Inf: its name, colour and count.
- * @typedef {Object} SpecialView
- * @property {string} name
- * @property {string} color
- * @property {number} count
- */
-
-/**
- * Counts of finite values per bin, the range's ends as text, the sampling step.
- * @typedef {Object} HistogramView
- * @property {Array<number>} counts
- * @property {string} low
- * @property {string} high
- * @property {number} step
- */
-
-/**
- * A shard's rows and columns (`[start, stop)` in full-resolution cells), label, devices.
- * @typedef {Object} ShardView
- * @property {[number, number]} rows
- * @property {[number, number]} cols
- * @property {string} label
- * @property {Array<number>} devices
- * @property {string} platform
- */
-
-/**
- * A leading axis drawn as a slider: its dimension, size and shown index.
- * @typedef {Object} SliderView
- * @property {number} dim
- * @property {number} size
- * @property {number} value
- */
-
-/**
- * One array's picture: what it is, how it is laid out and reduced, and its legend.
- * @typedef {Object} PictureView
- * @property {string} path
- * @property {string} title
- * @property {string} label
- * @property {"scalar"|"strip"|"grid"} layout
- * @property {Array<number>} shape
- * @property {string} dtype
- * @property {Array<string>} summary
- * @property {string} scalar
- * @property {[number, number]} grid
- * @property {[number, number]} factor
- * @property {Array<PanelView>} panels
- * @property {number} hidden
- * @property {Array<SliderView>} sliders
- * @property {ScaleView} scale
- * @property {Array<SpecialView>} specials
- * @property {HistogramView} histogram
- * @property {Array<ShardView>} shards
- * @property {string} spec
- * @property {Array<number|null>|null} line
- */
-
-/**
- * Every picture of one `show` call, and the leaves that were not drawn.
- * @typedef {Object} PicturesView
- * @property {Array<PictureView>} pictures
- * @property {Array<string>} skipped
- */
-
-/**
- * The kernel's answer to a hovered cell: where, and the exact value there.
- * @typedef {Object} Probe
- * @property {number} picture
- * @property {number} panel
- * @property {Array<number>} index
- * @property {string} text
- */
-
-/**
- * No cell asked about yet: an empty object.
- * @typedef {Object} NoProbe
- */
-
-/**
- * What the browser sends: `probe` asks for the value at `[row, col]` of a panel (full
- * resolution); `slide` shows leading index `index` of a picture drawn with sliders.
- * @typedef {Object} PictureMessage
- * @property {"probe"|"slide"} event
- * @property {number} picture
- * @property {number} panel
- * @property {Array<number>} index
- */
-
-/**
- * The widget's synced state: the view, the last probe's answer, and the key its saved output
- * links to it by (live_link.js).
- * @typedef {Object} PicturesModel
- * @property {PicturesView} view
- * @property {Probe|NoProbe} probe
- * @property {string} link
- */
+/** @typedef {import("./schema/pictures.js").HistogramView} HistogramView */
+/** @typedef {import("./schema/pictures.js").NoProbe} NoProbe */
+/** @typedef {import("./schema/pictures.js").PanelView} PanelView */
+/** @typedef {import("./schema/pictures.js").PictureMessage} PictureMessage */
+/** @typedef {import("./schema/pictures.js").PictureView} PictureView */
+/** @typedef {import("./schema/pictures.js").PicturesModel} PicturesModel */
+/** @typedef {import("./schema/pictures.js").PicturesView} PicturesView */
+/** @typedef {import("./schema/pictures.js").Probe} Probe */
+/** @typedef {import("./schema/pictures.js").ScaleView} ScaleView */
+/** @typedef {import("./schema/pictures.js").ShardView} ShardView */
+/** @typedef {import("./schema/pictures.js").SliderView} SliderView */
+/** @typedef {import("./schema/pictures.js").SpecialView} SpecialView */
 
 /** anywidget's model of this widget, typed by {@link PicturesModel} (see widget_model.js). */
 /** @typedef {import("./widget_model.js").Model<PicturesModel, PictureMessage>} PicturesWidget */

@@ -5,60 +5,17 @@ import { initialize } from "./live_link.js";
 import { drawPicture } from "./pictures.js";
 import { listen, togglePick } from "./widget_model.js";
 
-// The JSON the kernel sends (`rows`, `stats`) and the filter the widget sets, declared once here
-// and once in jaxdbg_widgets/notebook/printlog_schema.py under the same names; a unit test
-// checks that they agree.
+// The JSON the kernel sends (`rows`, `stats`) and the filter the widget sets: declared once, by the
+// TypedDicts of jaxdbg_widgets/notebook/printlog_schema.py; ./schema/printlog.js is generated from
+// them (`python -m tests.unit.schema_js`).
 
-/**
- * One print as the table shows it; `cell` is null outside a cell, `process` (the JAX process
- * that printed) null outside a multi-process job.
- * @typedef {Object} PrintRow
- * @property {number} index
- * @property {number|null} cell
- * @property {string} time
- * @property {string} site
- * @property {string} text
- * @property {string} values
- * @property {number} arrays
- * @property {number|null} process
- */
+/** @typedef {import("./schema/printlog.js").NoPictures} NoPictures */
+/** @typedef {import("./schema/printlog.js").PrintLogModel} PrintLogModel */
+/** @typedef {import("./schema/printlog.js").PrintPictures} PrintPictures */
+/** @typedef {import("./schema/printlog.js").PrintRow} PrintRow */
+/** @typedef {import("./schema/printlog.js").PrintStats} PrintStats */
 
-/**
- * How many prints were seen, kept, dropped and matched, and the log's capacity.
- * @typedef {Object} PrintStats
- * @property {number} seen
- * @property {number} kept
- * @property {number} dropped
- * @property {number} matched
- * @property {number} capacity
- */
-
-/** @typedef {import("./pictures.js").PicturesView} PicturesView */
-
-/**
- * The pictures of the arrays one print carried; `index` is the print's.
- * @typedef {Object} PrintPictures
- * @property {number} index
- * @property {PicturesView} view
- */
-
-/**
- * No print expanded: an empty object.
- * @typedef {Object} NoPictures
- */
-
-/**
- * The widget's synced state: the newest matching rows, the counts, the filter, the limit,
- * the expanded print (-1: none) and its pictures.
- * @typedef {Object} PrintLogModel
- * @property {Array<PrintRow>} rows
- * @property {PrintStats} stats
- * @property {string} query
- * @property {number} limit
- * @property {number} expanded
- * @property {PrintPictures|NoPictures} pictures
- * @property {string} link
- */
+/** @typedef {import("./schema/pictures.js").PicturesView} PicturesView */
 
 /** anywidget's model of this widget, typed by {@link PrintLogModel} (see widget_model.js). */
 /** @typedef {import("./widget_model.js").Model<PrintLogModel>} PrintLogWidget */

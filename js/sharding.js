@@ -15,54 +15,14 @@ import {
 import { element, keepKeys, showTooltip } from "./dom.js";
 import { listen } from "./widget_model.js";
 
-// The JSON the kernel sends (`view`) and the traits the widget sets, declared once here and once
-// in jaxdbg_widgets/sharding/schema.py under the same names; a unit test checks that they agree.
+// The JSON the kernel sends (`view`) and the traits the widget sets: declared once, by the
+// TypedDicts of jaxdbg_widgets/sharding/schema.py; ./schema/sharding.js is generated from them
+// (`python -m tests.unit.schema_js`).
 
-/**
- * One list per field, each in cell order; `tip` indexes the view's `tips` table.
- * @typedef {Object} CellColumns
- * @property {Array<string>} label
- * @property {Array<Array<number>>} devices
- * @property {Array<string>} index
- * @property {Array<number>} tip
- * @property {Array<string|null>} color
- */
-
-/**
- * One grid of cells: its title, axis labels, track sizes and `[row, col, cell]` places.
- * @typedef {Object} FacetView
- * @property {string} title
- * @property {number} rows
- * @property {number} cols
- * @property {string} row_label
- * @property {string} col_label
- * @property {Array<number>} col_widths
- * @property {Array<number|null>} row_heights
- * @property {Array<[number, number, number]>} cells
- */
-
-/**
- * Everything the diagram draws: header, facets, cells, tooltip table and processes.
- * @typedef {Object} ShardingView
- * @property {string} kind
- * @property {Array<string>} summary
- * @property {boolean} use_color
- * @property {Array<FacetView>} facets
- * @property {CellColumns} cells
- * @property {Array<[string, string, string]>} tips
- * @property {Array<Array<number|string>>} processes `[process, device ids]` pairs (JSON
- *   arrays that Python builds as lists)
- * @property {Array<Array<number>>} [process_edges] `[cell, sides]` for the cells at a process
- *   boundary (absent from views saved by earlier versions)
- */
-
-/**
- * The widget's synced state: the view, the highlighted device ids and the zoom.
- * @typedef {Object} ShardingModel
- * @property {ShardingView} view
- * @property {Array<number>} selected
- * @property {number} zoom
- */
+/** @typedef {import("./schema/sharding.js").CellColumns} CellColumns */
+/** @typedef {import("./schema/sharding.js").FacetView} FacetView */
+/** @typedef {import("./schema/sharding.js").ShardingModel} ShardingModel */
+/** @typedef {import("./schema/sharding.js").ShardingView} ShardingView */
 
 /** anywidget's model of this widget, typed by {@link ShardingModel} (see widget_model.js). */
 /** @typedef {import("./widget_model.js").Model<ShardingModel>} ShardingWidget */

@@ -1,8 +1,9 @@
 """The communication widget's JSON, declared once: the ``view`` model the kernel sends, the
 traits the browser sets, and the diagrams of the selected line.
 
-``js/comms.js`` declares the same shapes as JSDoc ``@typedef``s under the same names, and
-``tests/unit/test_widget_schema.py`` checks that the two agree. Tuples travel as JSON arrays.
+``js/schema/comms.js`` is generated from these (``python -m tests.unit.schema_js``): the JSDoc
+``@typedef``s ``js/comms.js`` imports, so TypeScript's checker holds it to them. Tuples travel as
+JSON arrays.
 """
 
 from __future__ import annotations

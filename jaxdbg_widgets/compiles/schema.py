@@ -1,7 +1,7 @@
 """The compile view's JSON, declared once: the ``view`` model its page view draws.
 
-``js/compiles.js`` declares the same shapes as JSDoc ``@typedef``s under the same names, and
-``tests/unit/test_widget_schema.py`` checks that the two agree.
+``js/schema/compiles.js`` is generated from these (``python -m tests.unit.schema_js``): the JSDoc
+``@typedef``s ``js/compiles.js`` imports, so TypeScript's checker holds it to them.
 """
 
 from __future__ import annotations

@@ -1,9 +1,10 @@
 """The debugger widget's JSON, declared once: the ``view`` state the kernel sends and the
 messages the browser sends back.
 
-``js/debugger.js`` declares the same shapes as JSDoc ``@typedef``s under the same names, and
-``tests/unit/test_widget_schema.py`` checks that the two agree. Keys a state may lack live in a
-``total=False`` class above the keys it always has (``NotRequired`` needs Python 3.11).
+``js/schema/debugger.js`` is generated from these (``python -m tests.unit.schema_js``): the JSDoc
+``@typedef``s ``js/debugger.js`` imports, so TypeScript's checker holds it to them. Keys a state may
+lack live in a ``total=False`` class above the keys it always has (``NotRequired`` needs Python
+3.11).
 """
 
 from __future__ import annotations

@@ -1,9 +1,9 @@
 """The memory widget's JSON, declared once: the ``view`` model the kernel sends, the traits
 the browser sets, and the sharding diagram of the selected leaf.
 
-``js/memory.js`` declares the same shapes as JSDoc ``@typedef``s under the same names, and
-``tests/unit/test_widget_schema.py`` checks that the two agree. Tuples travel as JSON arrays;
-rows the builder makes as lists (and tests compare with lists) are declared as lists.
+``js/schema/memory.js`` is generated from these (``python -m tests.unit.schema_js``): the JSDoc
+``@typedef``s ``js/memory.js`` imports, so TypeScript's checker holds it to them. Tuples travel as
+JSON arrays; rows the builder makes as lists (and tests compare with lists) are declared as lists.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The report widget's JSON, declared once: the ``view`` model the kernel sends, and its messages.
 
-``js/nans.js`` declares the same shapes as JSDoc ``@typedef``s under the same names, and
-``tests/unit/test_widget_schema.py`` checks that the two agree.
+``js/schema/nans.js`` is generated from these (``python -m tests.unit.schema_js``): the JSDoc
+``@typedef``s ``js/nans.js`` imports, so TypeScript's checker holds it to them.
 """
 
 from __future__ import annotations

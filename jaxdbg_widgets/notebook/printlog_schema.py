@@ -1,8 +1,8 @@
 """The print log widget's JSON, declared once: the rows and counts the kernel sends and the
 filter the browser sets.
 
-``js/printlog.js`` declares the same shapes as JSDoc ``@typedef``s under the same names, and
-``tests/unit/test_widget_schema.py`` checks that the two agree.
+``js/schema/printlog.js`` is generated from these (``python -m tests.unit.schema_js``): the JSDoc
+``@typedef``s ``js/printlog.js`` imports, so TypeScript's checker holds it to them.
 """
 
 from __future__ import annotations

@@ -1,9 +1,10 @@
 """The picture widget's JSON, declared once: the ``view`` the kernel sends, the ``probe`` answer
 to a hovered cell, and the messages the browser sends.
 
-``js/pictures.js`` declares the same shapes as JSDoc ``@typedef``s under the same names, and
-``tests/unit/test_widget_schema.py`` checks that the two agree. Tuples travel as JSON arrays.
-Everything is plain JSON (pixels as base64 PNG ``data:`` URIs), since Colab drops binary buffers.
+``js/schema/pictures.js`` is generated from these (``python -m tests.unit.schema_js``): the JSDoc
+``@typedef``s ``js/pictures.js`` imports, so TypeScript's checker holds it to them. Tuples travel as
+JSON arrays. Everything is plain JSON (pixels as base64 PNG ``data:`` URIs), since Colab drops
+binary buffers.
 """
 
 from __future__ import annotations

@@ -1,43 +1,27 @@
-// The widgets' JSDoc `@typedef`s read from the modules in js/, and a check that a value has the
-// declared shape: the render tests hold their states and the widgets' messages to it. The Python
-// side (tests/unit/test_widget_schema.py) checks that these typedefs match the TypedDicts.
-import { readdirSync, readFileSync } from "node:fs";
+// The widgets' types as data, read from js/schema/ (generated from the Python TypedDicts by
+// `python -m tests.unit.schema_js`), and a check that a value has the declared shape: the render
+// tests hold their states and the widgets' messages to it.
+import { readdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
-const JS = fileURLToPath(new URL("..", import.meta.url));
+const SCHEMA = fileURLToPath(new URL("../schema", import.meta.url));
 
-function braced(text, start) {
-  let depth = 0;
-  for (let i = start; i < text.length; i += 1) {
-    depth += text[i] === "{" ? 1 : text[i] === "}" ? -1 : 0;
-    if (depth === 0) return [text.slice(start + 1, i), i + 1];
-  }
-  throw new Error(`unbalanced braces in ${text}`);
-}
-
-/** Every typedef of the modules in js/: `{name: {properties, alias}}`; imports are skipped. */
-export function readTypedefs(folder = JS) {
+/** Every generated type: `{name: {properties, alias}}`, each type expression read as a tree. */
+async function readTypes(folder = SCHEMA) {
   const typedefs = {};
   for (const file of readdirSync(folder).filter((name) => name.endsWith(".js"))) {
-    const source = readFileSync(`${folder}/${file}`, "utf8");
-    for (const [, block] of source.matchAll(/\/\*\*([\s\S]*?)\*\//g)) {
-      const text = block
-        .split("\n")
-        .map((line) => line.trim().replace(/^\*/, "").trim())
-        .join(" ");
-      const at = text.indexOf("@typedef");
-      if (at < 0) continue;
-      const [body, end] = braced(text, text.indexOf("{", at));
-      if (body.startsWith("import(")) continue;
-      const name = text.slice(end).trim().split(/\s+/)[0];
+    const { TYPES } = await import(`${folder}/${file}`);
+    for (const [name, declared] of Object.entries(TYPES)) {
+      if (typeof declared === "string") {
+        typedefs[name] = { file, properties: {}, alias: parseType(declared) };
+        continue;
+      }
       const properties = {};
-      for (const match of text.matchAll(/@property\s+\{/g)) {
-        const [type, after] = braced(text, match.index + match[0].length - 1);
-        const key = text.slice(after).trim().split(/\s+/)[0];
+      for (const [key, type] of Object.entries(declared)) {
         const optional = key.startsWith("[");
         properties[key.replace(/[[\]]/g, "")] = { type: parseType(type), optional };
       }
-      typedefs[name] = { file, properties, alias: body === "Object" ? null : parseType(body) };
+      typedefs[name] = { file, properties, alias: null };
     }
   }
   return typedefs;
@@ -137,12 +121,12 @@ export function parseType(text) {
   return tree;
 }
 
-const TYPEDEFS = readTypedefs();
+const TYPEDEFS = await readTypes();
 
 /** The properties of a typedef, those of `A & B` merged. */
 export function propertiesOf(name, typedefs = TYPEDEFS) {
   const typedef = typedefs[name];
-  if (!typedef) throw new Error(`no typedef ${name} in js/`);
+  if (!typedef) throw new Error(`no type ${name} in js/schema/`);
   if (typedef.alias === null) return typedef.properties;
   if (typedef.alias.kind === "and") {
     const parts = typedef.alias.parts.map((part) => propertiesOf(part.name, typedefs));

@@ -4,7 +4,7 @@ import { test } from "node:test";
 import { FakeModel } from "./fake_model.mjs";
 import { parseType, problems, propertiesOf } from "./schema.mjs";
 
-test("the typedefs are read from the widget modules, intersections merged", () => {
+test("the types are read from the generated schema modules, intersections merged", () => {
   assert.deepEqual(Object.keys(propertiesOf("FrameMessage")), ["type", "index"]);
   assert.ok("leaf" in propertiesOf("LeafView") && "facets" in propertiesOf("LeafView"));
   assert.deepEqual(parseType("Array<[number, string|null]>"), {

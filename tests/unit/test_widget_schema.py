@@ -1,6 +1,6 @@
-"""Each widget's JSON is declared twice, a ``TypedDict`` in Python and a JSDoc ``@typedef`` in
-the JS module that draws it; the two must name the same types with the same keys and types, and
-each widget's synced traits must be its model's keys."""
+"""Each widget's JSON is declared once, by the ``TypedDict``s of its Python schema module;
+``js/schema/<widget>.js`` is generated from them, and the JS module that draws the widget imports
+those types rather than declaring them again. Each widget's synced traits are its model's keys."""
 
 from __future__ import annotations
 
@@ -12,7 +12,6 @@ import pytest
 
 from jaxdbg_widgets.comms import schema as comms_schema
 from jaxdbg_widgets.comms.widget import CommunicationWidget
-from jaxdbg_widgets.compiles import schema as compiles_schema
 from jaxdbg_widgets.debugger import schema as debugger_schema
 from jaxdbg_widgets.debugger.widget.widget import DebuggerWidget
 from jaxdbg_widgets.memory import peak_schema
@@ -27,28 +26,8 @@ from jaxdbg_widgets.pictures.widget import PicturesWidget
 from jaxdbg_widgets.sharding import schema as sharding_schema
 from jaxdbg_widgets.sharding.widget import ShardingWidget
 
-from .widget_schema import (
-    JS,
-    all_typedefs,
-    js_properties,
-    parse_type,
-    parse_typedefs,
-    python_properties,
-    python_type,
-    resolved,
-)
+from .schema_js import GENERATED, JS, PAIRS, generated_module, js_type
 
-PAIRS = [
-    (debugger_schema, "debugger.js"),
-    (sharding_schema, "sharding.js"),
-    (memory_schema, "memory.js"),
-    (printlog_schema, "printlog.js"),
-    (comms_schema, "comms.js"),
-    (pictures_schema, "pictures.js"),
-    (nans_schema, "nans.js"),
-    (compiles_schema, "compiles.js"),
-    (peak_schema, "peak.js"),
-]
 WIDGETS = [
     (DebuggerWidget, debugger_schema.DebuggerModel),
     (ShardingWidget, sharding_schema.ShardingModel),
@@ -71,42 +50,20 @@ def test_every_widget_module_has_its_schema_pair():
 
 
 @pytest.mark.parametrize(("module", "js"), PAIRS, ids=_ids(PAIRS))
-def test_both_sides_declare_the_same_names(module, js):
-    declared = {n for n, t in parse_typedefs(JS / js).items() if not t.imported}
-    assert declared == set(module.__all__)
+def test_the_generated_js_schema_is_made_from_the_typeddicts(module, js):
+    written = (GENERATED / js).read_text(encoding="utf-8")
+    assert written == generated_module(module), (
+        f"js/schema/{js} is out of date: run python -m tests.unit.schema_js"
+    )
 
 
 @pytest.mark.parametrize(("module", "js"), PAIRS, ids=_ids(PAIRS))
-def test_every_type_has_the_same_keys_and_types_on_both_sides(module, js):
-    typedefs = all_typedefs()
+def test_the_widget_imports_its_types_and_declares_none_of_them_again(module, js):
+    source = (JS / js).read_text(encoding="utf-8")
     for name in module.__all__:
-        declared = getattr(module, name)
-        if typing.is_typeddict(declared):
-            assert js_properties(name, typedefs) == python_properties(declared), name
-        else:
-            assert resolved(typedefs[name].alias, typedefs) == python_type(declared), name
-
-
-@pytest.mark.parametrize(("module", "js"), PAIRS, ids=_ids(PAIRS))
-def test_every_referenced_type_is_declared_in_js(module, js):
-    typedefs = all_typedefs()
-
-    def refs(tree):
-        if tree[0] == "ref":
-            yield tree[1]
-        for part in tree[1:]:
-            if isinstance(part, tuple) and part and isinstance(part[0], str):
-                yield from refs(part)
-            elif isinstance(part, (tuple, frozenset)):
-                for item in part:
-                    yield from refs(item)
-
-    for typedef in parse_typedefs(JS / js).values():
-        trees = [t for t, _ in typedef.properties.values()]
-        trees += [typedef.alias] if typedef.alias else []
-        for tree in trees:
-            for ref in refs(tree):
-                assert ref in typedefs or ref in parse_typedefs(JS / js), ref
+        assert f'@typedef {{import("./schema/{js}").{name}}} {name} */' in source, name
+    declared = set(re.findall(r"@typedef\s*\{(?!import\()[^@]*?\}\s*(\w+)", source))
+    assert not declared & set(module.__all__), declared & set(module.__all__)
 
 
 @pytest.mark.parametrize(("widget", "model"), WIDGETS, ids=[w.__name__ for w, _ in WIDGETS])
@@ -117,20 +74,26 @@ def test_the_synced_traits_are_the_model_keys(widget, model):
     assert own == set(typing.get_type_hints(model))
 
 
-def test_the_comparison_sees_a_changed_key_type_or_optional_mark():
-    assert parse_type("Array<[number, string]>|null") == python_type(list[tuple[int, str]] | None)
-    assert parse_type("Array<number>") != python_type(list[str])
-    assert parse_type('"a"|"b"') == python_type(typing.Literal["b", "a"])
+def test_each_annotation_becomes_its_jsdoc_type():
+    assert js_type(list[tuple[int, str]] | None) == "Array<[number, string]>|null"
+    assert js_type(typing.Literal["a", "b"]) == '"a"|"b"'
+    assert js_type(dict[str, float]) == "Object<string, number>"
 
     class Row(typing.TypedDict):
-        name: str
+        """A row."""
 
-    assert python_properties(Row) == {"name": (("string",), False)}
-    assert python_properties(Row) != {"name": (("string",), True)}
-    assert parse_type("string[][]") == parse_type("Array<Array<string>>")
-    assert parse_type("{a: number, b?: string}") == (
-        "object",
-        frozenset({("a", ("number",), False), ("b", ("string",), True)}),
-    )
-    with pytest.raises(ValueError):
-        parse_type("Array<number")
+        name: str
+        size: typing.NotRequired[int]
+
+    assert js_type(list[Row]) == "Array<Row>"
+    with pytest.raises(TypeError):
+        js_type(set[int])
+
+
+def test_a_typeddict_becomes_a_typedef_with_its_optional_keys_marked():
+    text = generated_module(peak_schema)
+    assert "@typedef {Object} PeakFit\n * @property {number} capacity" in text
+    assert "@property {PeakFit|null} fit" in text
+    assert "@property {Array<[number, number]>} timeline" in text
+    fields = generated_module(debugger_schema)
+    assert "@property {number} [size]" in fields  # ArraySummary's NotRequired keys
