@@ -74,7 +74,7 @@ class Assignment:
 
 
 def read_assignment(assignment: bytes, module: bytes) -> Assignment:
-    """Read a ``BufferAssignmentProto`` and its ``HloModuleProto`` into the temporaries' places.
+    """Read a ``BufferAssignmentProto`` and its ``HloModuleProto`` into each buffer's place.
 
     Raises :class:`proto_wire.WireError` for bytes that are not such messages.
     """

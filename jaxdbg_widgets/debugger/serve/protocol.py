@@ -60,7 +60,7 @@ def _command(session: Served, content: dict[str, Any]) -> None:
 
 
 _HANDLERS: dict[str, Callable[[Served, dict[str, Any]], object]] = {
-    "command": lambda session, content: _command(session, content),
+    "command": _command,
     "frame": lambda session, content: session.select_frame(_index(content)),
     "batch": lambda session, content: session.select_batch(_index(content)),
     "internal": lambda session, content: session.set_show_internal(bool(content.get("show"))),
