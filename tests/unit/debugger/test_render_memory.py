@@ -105,3 +105,19 @@ def test_a_widget_that_acknowledges_brings_the_clickable_widget_back(console, ca
     assert out.count("Breakpoint") == 1, "only the first hit was typed"
     assert console.lines == ["c"], "the other two were answered by clicks"
     assert not render_memory.widgets_unseen()
+
+
+def test_an_acknowledgement_handled_after_its_session_ended_still_counts():
+    """A view that draws just as its typed session ends: the kernel handles its message after
+    the inbox closed, through the widget's own handlers, and the next hit is clickable."""
+    from jaxdbg_widgets.debugger.widget.widget import DebuggerWidget
+
+    widget = DebuggerWidget(view={})
+    render_memory.note_timeout()
+    try:
+        content = {"data": {"method": "custom", "content": {"type": "rendered"}}}
+        widget._handle_msg({"content": content, "buffers": []})
+        assert not render_memory.widgets_unseen()
+    finally:
+        render_memory.note_rendered()
+        widget.close()
