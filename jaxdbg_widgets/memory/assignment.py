@@ -80,7 +80,8 @@ def read_assignment(assignment: bytes, module: bytes) -> Assignment:
     """
     fields = wire.message(assignment)
     blocks, placed = _places(wire.messages(fields, 3))
-    named = _named_by_id(wire.message(module)) | _named_by_trace(wire.messages(fields, 4))
+    by_buffer = _named_by_trace(wire.messages(fields, 4))
+    by_instruction = _named_by_id(wire.message(module))
     chunks: dict[BufferKey, Chunk] = {}
     unnamed = 0
     for buffer in wire.messages(fields, 1):
@@ -89,7 +90,7 @@ def read_assignment(assignment: bytes, module: bytes) -> Assignment:
         if chunk is None:
             continue
         (where,) = wire.messages(buffer, 3) or [{}]
-        owner = named.get(buffer_id) or named.get(("id", wire.integer(where, 4, -1)))
+        owner = by_buffer.get(buffer_id) or by_instruction.get(wire.integer(where, 4, -1))
         if owner is None:
             unnamed += chunk.allocation in blocks
             continue
@@ -114,10 +115,10 @@ def _places(allocations: list[wire.Fields]) -> tuple[dict[int, int], dict[int, C
     return blocks, placed
 
 
-def _named_by_trace(traces: list[wire.Fields]) -> dict[object, tuple[str, str]]:
+def _named_by_trace(traces: list[wire.Fields]) -> dict[int, tuple[str, str]]:
     """Buffer id -> (computation, instruction) from the heap simulator's events, where XLA
     kept them: the event that places a buffer names the instruction that defines it."""
-    named: dict[object, tuple[str, str]] = {}
+    named: dict[int, tuple[str, str]] = {}
     for trace in traces:
         for event in wire.messages(trace, 1):
             if wire.integer(event, 1) in (0, 2):  # ALLOC, SHARE_WITH
@@ -126,11 +127,11 @@ def _named_by_trace(traces: list[wire.Fields]) -> dict[object, tuple[str, str]]:
     return named
 
 
-def _named_by_id(module: wire.Fields) -> dict[object, tuple[str, str]]:
-    """Instruction id -> (computation, instruction), keyed ``("id", n)``."""
-    named: dict[object, tuple[str, str]] = {}
+def _named_by_id(module: wire.Fields) -> dict[int, tuple[str, str]]:
+    """Instruction id -> (computation, instruction), from the module's own serialization."""
+    named: dict[int, tuple[str, str]] = {}
     for computation in wire.messages(module, 3):
         name = wire.text(computation, 1)
         for instruction in wire.messages(computation, 2):
-            named[("id", wire.integer(instruction, 35))] = (name, wire.text(instruction, 1))
+            named[wire.integer(instruction, 35)] = (name, wire.text(instruction, 1))
     return named

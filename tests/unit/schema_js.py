@@ -10,6 +10,7 @@ types as data (``TYPES``) for the node tests' value checks (``js/test/schema.mjs
 from __future__ import annotations
 
 import ast
+import functools
 import inspect
 import itertools
 import json
@@ -121,10 +122,9 @@ def _owns(schema: types.ModuleType, name: str) -> bool:
     declared = getattr(schema, name)
     if typing.is_typeddict(declared):
         return declared.__module__ == schema.__name__
-    tree = ast.parse(Path(inspect.getfile(schema)).read_text(encoding="utf-8"))
     return any(
         isinstance(node, ast.Assign) and any(getattr(t, "id", None) == name for t in node.targets)
-        for node in tree.body
+        for node in _module_body(schema)
     )
 
 
@@ -146,9 +146,15 @@ def _fields(typed_dict: Any) -> dict[str, tuple[str, bool]]:
     return {key: (js_type(hint), key in optional) for key, hint in hints.items()}
 
 
+@functools.cache
+def _module_body(schema: types.ModuleType) -> list[ast.stmt]:
+    """The top-level statements of a schema module's source, read once."""
+    return ast.parse(Path(inspect.getfile(schema)).read_text(encoding="utf-8")).body
+
+
 def _alias_docs(schema: types.ModuleType) -> dict[str, str]:
     """The string under each ``Name = ...`` of the module's source: a type alias's docstring."""
-    body = ast.parse(Path(inspect.getfile(schema)).read_text(encoding="utf-8")).body
+    body = _module_body(schema)
     docs = {}
     for node, after in itertools.pairwise(body):
         if (
