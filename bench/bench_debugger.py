@@ -386,7 +386,7 @@ def shard_rows(count: int) -> list[Row]:
         compares = [
             _click(shards, builder, {"type": "compare", "expression": "y.sum()"}) for _ in range(5)
         ]
-        one = _click(shards, builder, {"type": "continue", "index": count - 1})
+        one = _click(shards, builder, {"type": "command", "line": f"c {count - 1}"})
     finally:
         apply_message(shards, {"type": "command", "line": "c"})
         for thread in threads:

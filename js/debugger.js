@@ -3,6 +3,7 @@
 // highlighter, are set as HTML.
 import {
   BUTTONS,
+  commandWith,
   compareTiles,
   compareRows,
   compareVerdict,
@@ -42,7 +43,6 @@ import { listen } from "./widget_model.js";
 /** @typedef {import("./schema/debugger.js").CompareRow} CompareRow */
 /** @typedef {import("./schema/debugger.js").CompareScale} CompareScale */
 /** @typedef {import("./schema/debugger.js").CompareTile} CompareTile */
-/** @typedef {import("./schema/debugger.js").ContinueMessage} ContinueMessage */
 /** @typedef {import("./schema/debugger.js").DebuggerMessage} DebuggerMessage */
 /** @typedef {import("./schema/debugger.js").DebuggerModel} DebuggerModel */
 /** @typedef {import("./schema/debugger.js").DebuggerView} DebuggerView */
@@ -494,7 +494,9 @@ function buildShardsBar(model, send) {
   continueOne.type = "button";
   continueOne.dataset.command = "continue-device";
   continueOne.title = "Release only the selected device; the others keep waiting";
-  continueOne.addEventListener("click", () => send({ type: "continue", index: selected() }));
+  continueOne.addEventListener("click", () =>
+    send({ type: "command", line: commandWith("continue", selected()) }),
+  );
   const compareInput = historyInput(
     "jaxdbg-dbg-compare-input",
     "compare an expression across shards",

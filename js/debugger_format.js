@@ -14,6 +14,20 @@ function line(command) {
 /** `[label, line sent, tooltip]` for each command the table gives a button. */
 export const BUTTONS = COMMANDS.filter((c) => c.button).map((c) => [c.button[0], line(c), c.button[1]]);
 
+/**
+ * The line that runs the command with key `key` on its argument: `commandWith("continue", 3)` is `c 3`.
+ * @param {string} key
+ * @param {number} argument
+ * @returns {string}
+ */
+export function commandWith(key, argument) {
+  const command = COMMANDS.find((c) => c.key === key);
+  if (!command) {
+    throw new Error(`no debugger command has the key ${key}`);
+  }
+  return `${line(command)} ${argument}`;
+}
+
 /** Key pressed -> line sent, for each command the table gives a key. */
 const SHORTCUTS = Object.fromEntries(COMMANDS.filter((c) => c.shortcut).map((c) => [c.shortcut, line(c)]));
 

@@ -27,7 +27,6 @@ __all__ = [
     "CompareRow",
     "CompareScale",
     "CompareTile",
-    "ContinueMessage",
     "DebuggerMessage",
     "DebuggerModel",
     "DebuggerView",
@@ -317,13 +316,6 @@ class CompareMessage(TypedDict):
     expression: str
 
 
-class ContinueMessage(TypedDict):
-    """Release one shard; the others keep waiting."""
-
-    type: Literal["continue"]
-    index: int
-
-
 class RenderedMessage(TypedDict):
     """The view has drawn: the breakpoint need not offer the typed prompt."""
 
@@ -337,7 +329,6 @@ DebuggerMessage = (
     | InternalMessage
     | DeviceMessage
     | CompareMessage
-    | ContinueMessage
     | RenderedMessage
 )
 """Any message the widget sends (``model.send``)."""

@@ -128,15 +128,8 @@
  */
 
 /**
- * Release one shard; the others keep waiting.
- * @typedef {Object} ContinueMessage
- * @property {"continue"} type
- * @property {number} index
- */
-
-/**
  * Any message the widget sends (`model.send`).
- * @typedef {CommandMessage|FrameMessage|BatchMessage|InternalMessage|DeviceMessage|CompareMessage|ContinueMessage|RenderedMessage} DebuggerMessage
+ * @typedef {CommandMessage|FrameMessage|BatchMessage|InternalMessage|DeviceMessage|CompareMessage|RenderedMessage} DebuggerMessage
  */
 
 /**
@@ -290,8 +283,7 @@ export const TYPES = {
   "CompareRow": {"value": "string", "error": "boolean", "differs": "boolean"},
   "CompareScale": {"cmap": "string", "low": "string", "high": "string", "stops": "Array<string>", "text": "string"},
   "CompareTile": {"position": "number", "label": "string", "count": "number", "png": "string", "summary": "string", "differs": "boolean"},
-  "ContinueMessage": {"type": "\"continue\"", "index": "number"},
-  "DebuggerMessage": "CommandMessage|FrameMessage|BatchMessage|InternalMessage|DeviceMessage|CompareMessage|ContinueMessage|RenderedMessage",
+  "DebuggerMessage": "CommandMessage|FrameMessage|BatchMessage|InternalMessage|DeviceMessage|CompareMessage|RenderedMessage",
   "DebuggerModel": {"view": "DebuggerView"},
   "DebuggerView": {"status": "\"waiting\"|\"continue\"|\"continue_all\"|\"quit\"|\"interrupted\"|\"typed prompt\"", "header": "Header", "frames": "Array<FrameRow>", "selected": "number", "show_internal": "boolean", "internal_count": "number", "source": "Source|null", "locals": "Array<LocalRow>", "transcript": "Array<TranscriptEntry>", "history": "Array<string>", "[shards]": "Shards", "[cell_output]": "CellOutput"},
   "DeviceMessage": {"type": "\"device\"", "index": "number"},

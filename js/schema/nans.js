@@ -5,7 +5,6 @@
 /** @typedef {import("./debugger.js").BatchMessage} BatchMessage */
 /** @typedef {import("./debugger.js").CommandMessage} CommandMessage */
 /** @typedef {import("./debugger.js").CompareMessage} CompareMessage */
-/** @typedef {import("./debugger.js").ContinueMessage} ContinueMessage */
 /** @typedef {import("./debugger.js").DebuggerView} DebuggerView */
 /** @typedef {import("./debugger.js").DeviceMessage} DeviceMessage */
 /** @typedef {import("./debugger.js").FrameMessage} FrameMessage */
@@ -20,7 +19,7 @@
 
 /**
  * Any message the widget sends: the button's, or one of the opened debugger's.
- * @typedef {DebugMessage|CommandMessage|FrameMessage|BatchMessage|InternalMessage|DeviceMessage|CompareMessage|ContinueMessage|RenderedMessage} NonfiniteMessage
+ * @typedef {DebugMessage|CommandMessage|FrameMessage|BatchMessage|InternalMessage|DeviceMessage|CompareMessage|RenderedMessage} NonfiniteMessage
  */
 
 /**
@@ -72,7 +71,7 @@
 // type expression.
 export const TYPES = {
   "DebugMessage": {"type": "\"debug\""},
-  "NonfiniteMessage": "DebugMessage|CommandMessage|FrameMessage|BatchMessage|InternalMessage|DeviceMessage|CompareMessage|ContinueMessage|RenderedMessage",
+  "NonfiniteMessage": "DebugMessage|CommandMessage|FrameMessage|BatchMessage|InternalMessage|DeviceMessage|CompareMessage|RenderedMessage",
   "NonfiniteModel": {"view": "NonfiniteView", "debugger": "DebuggerView|null", "link": "string"},
   "NonfiniteView": {"function": "string", "headline": "string", "arguments": "Array<string>", "origins": "Array<OriginView>", "checked": "number", "skipped": "Array<string>", "debuggable": "boolean"},
   "OriginView": {"heading": "string", "facts": "Array<string>", "source": "SourceView|null"},

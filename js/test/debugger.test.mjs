@@ -258,7 +258,7 @@ test("a shard session draws the device selector and compare table and sends shar
   select.dispatchEvent(new FakeEvent("change"));
   assert.deepEqual(model.sent.at(-1), { type: "device", index: 1 });
   root.querySelector('[data-command="continue-device"]').click();
-  assert.deepEqual(model.sent.at(-1), { type: "continue", index: 1 });
+  assert.deepEqual(model.sent.at(-1), { type: "command", line: "c 1" });
   const compare = root.querySelector(".jaxdbg-dbg-compare-input");
   compare.value = "  y.max() ";
   key(compare, "Enter");

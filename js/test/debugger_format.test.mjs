@@ -3,6 +3,7 @@ import { test } from "node:test";
 
 import {
   BUTTONS,
+  commandWith,
   compareRows,
   compareTiles,
   compareVerdict,
@@ -116,6 +117,12 @@ test("BUTTONS send the CLI's commands", () => {
     ["Continue all", "ca"],
     ["Quit", "q"],
   ]);
+});
+
+test("commandWith gives a command's typed line with its argument, and refuses an unknown key", () => {
+  assert.equal(commandWith("continue", 3), "c 3");
+  assert.equal(commandWith("continue_process", 1), "cp 1");
+  assert.throws(() => commandWith("resume", 0), /no debugger command has the key resume/);
 });
 
 test("expressionHistory keeps only the p/pp expressions, without the command", () => {

@@ -201,7 +201,7 @@ def test_eight_shard_map_hits_gather_in_one_widget(dbg_kernel):
     assert pictures["scale"]["text"] == "one scale: min 0 … max 15", "one scale for every shard"
     assert [t["position"] for t in pictures["tiles"]] == list(range(8))
     assert pictures["tiles"][3]["summary"] == "float32[2], min 6, max 7"
-    view = dbg.send({"type": "continue", "index": 5}, lambda v: v["shards"]["waiting"] == 7)
+    view = dbg.send({"type": "command", "line": "c 5"}, lambda v: v["shards"]["waiting"] == 7)
     assert view["shards"]["devices"][5]["state"] == "continue"
     dbg.send({"type": "command", "line": "c"}, lambda v: v["status"] == "continue")
     result = dbg.finish()
@@ -432,7 +432,8 @@ def _stop_after_one_shard_continued(kernel: KernelSession, breakpoint: str, how:
     dbg = Debugging(kernel, COLLECTIVE.format(breakpoint=breakpoint))
     assert "i=" in dbg.view["header"]["thread"], "the hit names its device"
     dbg.send(
-        {"type": "continue", "index": 2}, lambda v: v["shards"]["devices"][2]["state"] != "waiting"
+        {"type": "command", "line": "c 2"},
+        lambda v: v["shards"]["devices"][2]["state"] != "waiting",
     )
     time.sleep(SETTLE_SECONDS)
     if how == "quit":

@@ -282,7 +282,7 @@ def test_a_breakpoint_on_every_process_opens_one_widget_compare_continue_one_and
     assert [t["label"] for t in pictures["tiles"]] == labels
     assert all(t["png"].startswith("data:image/png;base64,") for t in pictures["tiles"])
 
-    view = dbg.send({"type": "continue", "index": 5}, lambda v: v["shards"]["waiting"] == 7)
+    view = dbg.send({"type": "command", "line": "c 5"}, lambda v: v["shards"]["waiting"] == 7)
     assert view["shards"]["devices"][5]["state"] == "continue"
     view = dbg.command("cp 0")
     assert view["shards"]["waiting"] == 5, view["transcript"][-1]

@@ -1,16 +1,17 @@
 """Messages a front end sends to a session (``model.send(...)`` in the widget), and their effect.
 
-``{"type": "command", "line": "p x"}`` runs a jdb command; ``{"type": "frame", "index": 2}``
-selects a frame; ``{"type": "batch", "index": 1}`` selects a ``vmap`` element;
+``{"type": "command", "line": "p x"}`` runs a jdb command, and every button that has a typed
+twin sends it so (Continue sends ``c``, Continue this device ``c 3``), so the transcript shows
+what a user could type. The rest are navigation with no typed twin: ``{"type": "frame",
+"index": 2}`` selects a frame; ``{"type": "batch", "index": 1}`` a ``vmap`` element;
 ``{"type": "internal", "show": true}`` shows internal frames. A shard session also takes
-``{"type": "device", "index": 3}`` (select a shard), ``{"type": "compare", "expression": "y"}``
-and ``{"type": "continue", "index": 3}`` (release that shard alone); so does the session of
-every process of a job, whose index runs over the hits of every process. Picking a frame, an
-element or a device is navigation and stays out of the transcript; a compare keeps only its
-verdict there, since the view shows its table. Anything else is reported in the transcript as
-an error; it never ends the session. The messages are declared once, as
-:data:`jaxdbg_widgets.debugger.schema.DebuggerMessage` and its JSDoc twin in
-``js/debugger.js``.
+``{"type": "device", "index": 3}`` (select a shard) and ``{"type": "compare", "expression":
+"y"}``; so does the session of every process of a job, whose index runs over the hits of every
+process. Picking a frame, an element or a device stays out of the transcript; a compare keeps
+only its verdict there, since the view shows its table. Anything else is reported in the
+transcript as an error; it never ends the session. The messages are declared once, as
+:data:`jaxdbg_widgets.debugger.schema.DebuggerMessage`, which ``js/schema/debugger.js`` is
+generated from.
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ def _action(content: Any) -> str:
     return f"<message {short_repr(content)}>"
 
 
-_ACTIONS = {"batch": "b", "frame": "frame", "device": "dev", "continue": "c"}
+_ACTIONS = {"batch": "b", "frame": "frame", "device": "dev"}
 
 
 def _apply(session: Served, content: Any) -> None:
@@ -70,7 +71,6 @@ _HANDLERS: dict[str, Callable[[Served, dict[str, Any]], object]] = {
 _HIT_HANDLERS: dict[str, Callable[[ServedHits, dict[str, Any]], object]] = {
     "device": lambda session, content: session.select_device(_index(content)),
     "compare": lambda session, content: session.compare_in_view(_expression(content)),
-    "continue": lambda session, content: session.run(f"c {_index(content)}"),
 }
 """What only a session over several hits takes (a :class:`~.base.ServedHits`, whose
 ``messages`` name these types)."""

@@ -20,8 +20,9 @@ HISTORY_LIMIT = 200
 TRANSCRIPT_LIMIT = 200
 HIT_MESSAGES = frozenset({"command", "frame", "batch", "internal"})
 """The widget messages one hit takes (see :mod:`jaxdbg_widgets.debugger.serve.protocol`)."""
-SHARD_MESSAGES = HIT_MESSAGES | {"device", "compare", "continue"}
-"""A session of several hits also picks one, compares them, and continues one."""
+SHARD_MESSAGES = HIT_MESSAGES | {"device", "compare"}
+"""A session of several hits also picks one and compares them; it continues one by the command
+``c N``, as typed or from its button."""
 
 
 class Resume(str, enum.Enum):
@@ -108,7 +109,7 @@ class Served(Protocol):
     ``view_kind`` names the builder that draws it (:mod:`jaxdbg_widgets.debugger.view.builders`);
     ``messages`` the widget messages it takes. ``version`` changes, and ``changed`` (``None``
     where nothing changes on another thread) is notified, when shards or processes arrive.
-    A session taking ``device``, ``compare`` and ``continue`` messages is also a
+    A session taking ``device`` and ``compare`` messages is also a
     :class:`ServedHits`.
     """
 

@@ -531,7 +531,7 @@ def _collective_program():
 
 def test_quit_on_a_worker_thread_releases_every_shard_then_raises_once(use_front_end):
     program, x = _collective_program()
-    messages = [{"type": "continue", "index": 0}, {"type": "command", "line": "q"}]
+    messages = [{"type": "command", "line": "c 0"}, {"type": "command", "line": "q"}]
     fe = use_front_end(FakeFrontEnd(Tier.SUBSHELL, messages=messages))
     with pytest.raises(DebuggerQuit, match="every shard of the run had reached its end"):
         np.asarray(program(x))

@@ -174,7 +174,7 @@ def test_messages_from_the_front_end_drive_the_shard_session():
     apply_message(shards, {"type": "device", "index": 9})
     assert shards.transcript[-1].command == "dev 9"
     assert shards.transcript[-1].error
-    apply_message(shards, {"type": "continue", "index": 2})
+    apply_message(shards, {"type": "command", "line": "c 2"})
     assert shards.resume_of(2) is Resume.CONTINUE
 
 

@@ -237,7 +237,7 @@ def test_the_widget_messages_pick_compare_and_continue_across_processes(job):
     assert session.device == "process 3, CPU 6 (x=6)"
     apply_message(session, {"type": "compare", "expression": "y"})
     assert session.rows[-1]["output"].startswith("no most common value: 8 values tie")
-    apply_message(session, {"type": "continue", "index": 6})
+    apply_message(session, {"type": "command", "line": "c 6"})
     view = builder_for(session).build()
     block = view["shards"]
     assert block["arrived"] == 8 and block["waiting"] == 7
