@@ -10,8 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from jaxdbg_widgets._map_display import MapDisplay
-from jaxdbg_widgets._standalone_html import StandaloneOutput
+from jaxdbg_widgets._display import MapDisplay
 from jaxdbg_widgets.comms.html import render_html
 from jaxdbg_widgets.comms.model import CommunicationModel
 from jaxdbg_widgets.comms.standalone import standalone_map
@@ -23,27 +22,16 @@ class CommunicationMap(MapDisplay, CommunicationModel):
     """Every collective of a compiled program; in a notebook a kernel-free view (or the widget),
     static HTML when saved, text in a terminal (``print``, ``rich.print``)."""
 
-    def to_text(self, *, use_color: bool = False) -> str:
-        """The map as terminal text."""
-        return render_text(self, use_color=use_color)
-
-    def to_html(self) -> str:
-        """The map as static HTML."""
-        return render_html(self)
+    to_text = render_text
+    to_html = render_html
+    standalone = standalone_map
+    text_renderable = text_renderable
 
     def widget(self) -> Any:
         """The interactive widget for this map (needs a Jupyter front end to draw)."""
         from jaxdbg_widgets.comms.widget import CommunicationWidget
 
         return CommunicationWidget(self)
-
-    def standalone(self) -> StandaloneOutput | None:
-        """The kernel-free output, or ``None`` when its diagrams are too many to carry."""
-        return standalone_map(self)
-
-    def text_renderable(self) -> Any:
-        """The map for ``rich``."""
-        return text_renderable(self)
 
     def __repr__(self) -> str:
         return f"CommunicationMap({self.name}: {len(self.collectives)} collectives)"

@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from jaxdbg_widgets._map_display import MapDisplay
-from jaxdbg_widgets._standalone_html import StandaloneOutput
+from jaxdbg_widgets._display import MapDisplay
 from jaxdbg_widgets.memory.html import render_html
 from jaxdbg_widgets.memory.model import MemoryLayout
 from jaxdbg_widgets.memory.standalone import standalone_map
@@ -21,22 +20,13 @@ class MemoryMap(MapDisplay, MemoryLayout):
     """Bytes per device and per leaf; a widget in a notebook, static HTML when saved, text in a
     terminal (``print``, ``rich.print``)."""
 
-    def to_text(self, *, use_color: bool = False) -> str:
-        return render_text(self, use_color=use_color)
-
-    def to_html(self) -> str:
-        return render_html(self)
+    to_text = render_text
+    to_html = render_html
+    standalone = standalone_map
+    text_renderable = text_renderable
 
     def widget(self) -> Any:
         """The interactive widget for this map (needs a Jupyter front end to draw)."""
         from jaxdbg_widgets.memory.widget import MemoryWidget
 
         return MemoryWidget(self)
-
-    def standalone(self) -> StandaloneOutput | None:
-        """The kernel-free output, or ``None`` when its diagrams are too many to carry."""
-        return standalone_map(self)
-
-    def text_renderable(self) -> Any:
-        """The map for ``rich``."""
-        return text_renderable(self)

@@ -8,9 +8,7 @@ asks the kernel nothing, so a saved or reloaded notebook draws the same view.
 
 from __future__ import annotations
 
-from typing import Any
-
-from jaxdbg_widgets._kernel.shell import running_kernel
+from jaxdbg_widgets._display import StandaloneDisplay
 from jaxdbg_widgets._standalone_html import StandaloneOutput, standalone_html
 from jaxdbg_widgets.memory.peak import PeakSet
 from jaxdbg_widgets.memory.peak_html import render_peak_html
@@ -30,27 +28,11 @@ def standalone_peak(peaks: PeakSet) -> StandaloneOutput:
     return StandaloneOutput(render_peak_text(peaks), html)
 
 
-class PeakMemory(PeakSet):
+class PeakMemory(StandaloneDisplay, PeakSet):
     """What is live at a program's peak: in a notebook an interactive view kept in the output
     (it draws after a save, restart or reload); static HTML elsewhere; text in a terminal."""
 
-    def to_text(self, *, use_color: bool = False) -> str:
-        return render_peak_text(self)
-
-    def to_html(self) -> str:
-        return render_peak_html(self)
-
-    def standalone(self) -> StandaloneOutput:
-        """The kernel-free output a notebook shows: text and the standalone HTML view."""
-        return standalone_peak(self)
-
-    def __str__(self) -> str:
-        return self.to_text()
-
-    def __rich__(self) -> str:
-        return self.to_text()
-
-    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, str]:
-        if running_kernel() is not None:
-            return self.standalone()._repr_mimebundle_(**kwargs)
-        return {"text/plain": self.to_text(), "text/html": self.to_html()}
+    to_text = render_peak_text
+    to_html = render_peak_html
+    standalone = standalone_peak
+    __rich__ = render_peak_text

@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from jaxdbg_widgets._linked_display import LinkedDisplay
+from jaxdbg_widgets._display import LinkedDisplay
 from jaxdbg_widgets.nans.frames import open_debugger, origin_frames
 from jaxdbg_widgets.nans.html import render_html
 from jaxdbg_widgets.nans.report import NonfiniteReport
@@ -26,13 +26,8 @@ class NonfiniteReportView(LinkedDisplay, NonfiniteReport):
         fields = {f.name: getattr(report, f.name) for f in dataclasses.fields(report)}
         return cls(**fields)
 
-    def to_text(self) -> str:
-        """The report as plain text lines, for terminals and logs."""
-        return render_text(self)
-
-    def to_html(self) -> str:
-        """The report as self-contained static HTML, for saved notebooks."""
-        return render_html(self)
+    to_text = render_text
+    to_html = render_html
 
     def widget(self) -> Any:
         """The interactive view: source with the line marked and the facts."""

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from jaxdbg_widgets._linked_display import LinkedDisplay
+from jaxdbg_widgets._display import LinkedDisplay
 from jaxdbg_widgets.pictures.html import render_html
 from jaxdbg_widgets.pictures.model import PictureSet
 from jaxdbg_widgets.pictures.text import render_text
@@ -17,11 +17,8 @@ from jaxdbg_widgets.pictures.text import render_text
 class Pictures(LinkedDisplay, PictureSet):
     """Pictures of arrays: a widget in a notebook, static HTML when saved, text in a terminal."""
 
-    def to_text(self) -> str:
-        return render_text(self)
-
-    def to_html(self) -> str:
-        return render_html(self)
+    to_text = render_text
+    to_html = render_html
 
     def widget(self) -> Any:
         """The interactive widget for these pictures (needs a Jupyter front end to draw)."""

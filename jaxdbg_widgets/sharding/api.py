@@ -7,7 +7,7 @@ from typing import Any
 
 from jax.debug import inspect_array_sharding as _jax_inspect_array_sharding
 
-from jaxdbg_widgets._kernel.shell import running_kernel
+from jaxdbg_widgets import _display
 from jaxdbg_widgets.sharding.bulk import collector_paused
 from jaxdbg_widgets.sharding.colors import ColorMap
 from jaxdbg_widgets.sharding.html import render_html
@@ -61,7 +61,7 @@ def visualize_sharding(
     """
     options = RenderOptions(use_color, scale, min_width, max_width, color_map, rows, cols)
     shape, sharding, dtype = shape_and_sharding(shape, sharding, dtype)
-    if _in_notebook():
+    if _display.in_notebook():
         from IPython.display import display
 
         from jaxdbg_widgets.sharding.standalone import standalone_diagram
@@ -91,8 +91,3 @@ def inspect_array_sharding(value: Any, *, callback: Callable[[Any], None]) -> No
     if not callable(callback):
         raise TypeError(f"callback must be callable, got {type(callback).__name__}")
     _jax_inspect_array_sharding(value, callback=callback)
-
-
-def _in_notebook() -> bool:
-    """Whether a Jupyter front end can show widgets: an IPython kernel is running this code."""
-    return running_kernel() is not None

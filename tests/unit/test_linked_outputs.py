@@ -154,7 +154,7 @@ def test_a_followed_log_is_rewritten_after_a_cell_that_changed_it():
 def on_colab(monkeypatch):
     """A kernel whose outputs each run in a frame of their own, as Colab's do."""
     monkeypatch.setitem(sys.modules, "google.colab", types.ModuleType("google.colab"))
-    monkeypatch.setattr("jaxdbg_widgets.sharding.api._in_notebook", lambda: True)
+    monkeypatch.setattr("jaxdbg_widgets._display.in_notebook", lambda: True)
 
 
 def test_on_colab_pictures_and_reports_show_the_live_widget(on_colab):
@@ -174,7 +174,7 @@ def test_on_colab_the_log_shows_its_live_table(on_colab, monkeypatch):
 
 
 def test_outside_colab_the_notebook_gets_the_standalone_output(monkeypatch):
-    monkeypatch.setattr("jaxdbg_widgets.sharding.api._in_notebook", lambda: True)
+    monkeypatch.setattr("jaxdbg_widgets._display.in_notebook", lambda: True)
     data = jdw.show(np.arange(6.0))._repr_mimebundle_()
     assert WIDGET_VIEW not in data
     _live(LINK.search(data["text/html"]).group(1)).close()

@@ -33,7 +33,7 @@ def _state(markup: str) -> dict:
 def shown(monkeypatch):
     """What ``display`` received while visualize_sharding believed it ran in a notebook."""
     calls: list = []
-    monkeypatch.setattr(api, "_in_notebook", lambda: True)
+    monkeypatch.setattr("jaxdbg_widgets._display.in_notebook", lambda: True)
     monkeypatch.setattr("IPython.display.display", lambda *objs, **kw: calls.extend(objs))
     return calls
 
@@ -74,7 +74,7 @@ def test_state_text_cannot_close_its_script_element():
 
 @pytest.fixture
 def in_notebook(monkeypatch):
-    monkeypatch.setattr(api, "_in_notebook", lambda: True)
+    monkeypatch.setattr("jaxdbg_widgets._display.in_notebook", lambda: True)
 
 
 def _params():

@@ -111,7 +111,7 @@ def test_what_is_carried_is_bounded():
 
 
 def test_in_a_notebook_it_is_one_standalone_output(monkeypatch):
-    monkeypatch.setattr(peak_display, "running_kernel", lambda: object())
+    monkeypatch.setattr("jaxdbg_widgets._display.in_notebook", lambda: True)
     peaks = jdw.peak_memory(outer_sum, S((256,), jnp.float32))
     bundle = peaks._repr_mimebundle_()
     assert set(bundle) == {"text/plain", "text/html"}

@@ -1,0 +1,98 @@
+"""How every result shows itself: terminal text for ``str`` and ``print``, and for Jupyter one
+bundle chosen in one place, so the maps, reports and pictures are shown the same way.
+
+A result's display class gives its renderers (``to_text``, ``to_html`` and, for the notebook,
+``standalone`` or ``widget``); these bases turn them into what ``print``, ``rich.print`` and
+Jupyter ask for. Outside a kernel every result is its static HTML with its text.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from jaxdbg_widgets._kernel.shell import running_kernel
+
+
+def in_notebook() -> bool:
+    """Whether a Jupyter front end can show widgets: an IPython kernel is running this code."""
+    return running_kernel() is not None
+
+
+class Display:
+    """``str`` as terminal text; Jupyter's bundle from :meth:`_notebook_bundle` where a kernel
+    runs (when it gives one), else static HTML and text."""
+
+    def to_text(self) -> str:
+        raise NotImplementedError
+
+    def to_html(self) -> str:
+        raise NotImplementedError
+
+    def _notebook_bundle(self, **kwargs: Any) -> dict[str, Any] | None:
+        """The output a notebook shows, or ``None`` for the static HTML."""
+        return None
+
+    def __str__(self) -> str:
+        return self.to_text()
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
+        if in_notebook():
+            bundle = self._notebook_bundle(**kwargs)
+            if bundle is not None:
+                return bundle
+        return {"text/plain": self.to_text(), "text/html": self.to_html()}
+
+
+class StandaloneDisplay(Display):
+    """A result whose notebook output is its kernel-free view (``standalone``), which draws
+    after a save, restart or reload."""
+
+    def standalone(self) -> Any:
+        raise NotImplementedError
+
+    def _notebook_bundle(self, **kwargs: Any) -> dict[str, Any] | None:
+        return self.standalone()._repr_mimebundle_(**kwargs)
+
+
+class MapDisplay(Display):
+    """A map: its standalone view, or its widget when the diagrams are too many to carry;
+    ``rich`` gets its ``text_renderable``."""
+
+    def standalone(self) -> Any:
+        raise NotImplementedError
+
+    def widget(self) -> Any:
+        raise NotImplementedError
+
+    def text_renderable(self) -> Any:
+        raise NotImplementedError
+
+    def __rich__(self) -> Any:
+        return self.text_renderable()
+
+    def _notebook_bundle(self, **kwargs: Any) -> dict[str, Any] | None:
+        standalone = self.standalone()
+        if standalone is not None:
+            return standalone._repr_mimebundle_(**kwargs)
+        bundle = self.widget()._repr_mimebundle_(**kwargs)
+        return None if bundle is None else bundle[0]
+
+
+class LinkedDisplay(Display):
+    """An output drawn over a live widget (pictures, NaN reports): one standalone output linked
+    to the widget, which lasts through a restart and reload; on Colab the widget itself, as
+    there an output cannot reach a live model (see ``outputs_share_the_page``)."""
+
+    def standalone(self) -> Any:
+        raise NotImplementedError
+
+    def widget(self) -> Any:
+        raise NotImplementedError
+
+    def _notebook_bundle(self, **kwargs: Any) -> dict[str, Any] | None:
+        from jaxdbg_widgets._linked import outputs_share_the_page
+
+        live = None if outputs_share_the_page() else self.widget()._repr_mimebundle_(**kwargs)
+        if live is not None:
+            return live[0]
+        return self.standalone()._repr_mimebundle_()
