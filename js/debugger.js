@@ -3,358 +3,39 @@
 // highlighter, are set as HTML.
 import {
   BUTTONS,
-  commandWith,
-  compareTiles,
-  compareRows,
-  compareVerdict,
-  findDevice,
-  deviceOption,
   expressionCommand,
   expressionHistory,
-  formatSummary,
-  hasNonFinite,
-  headerDetails,
-  historyStep,
-  shardSummary,
-  shortcutCommand,
   frameLocation,
-  sourceRows,
+  headerDetails,
+  shortcutCommand,
 } from "./debugger_format.js";
-import { element, keepKeys } from "./dom.js";
+import {
+  renderCellOutput,
+  renderFrames,
+  renderLocals,
+  renderSource,
+  renderTranscript,
+} from "./debugger_panes.js";
+import { buildComparePane, buildShardsBar, showShards } from "./debugger_shards.js";
 import { markDrawn, watchForUnshownWait } from "./debugger_waiting.js";
+import { element, keepKeys } from "./dom.js";
+import { historyInput } from "./history_input.js";
 import { showExecutionCount, whenAttached } from "./host_cell.js";
-import { drawPicture } from "./pictures.js";
 import { listen } from "./widget_model.js";
 
 // The JSON the kernel sends (`view`) and the messages sent back: declared once, by the TypedDicts
 // of jaxdbg_widgets/debugger/schema.py; ./schema/debugger.js is generated from them (`python -m
 // tests.unit.schema_js`).
 
-/** @typedef {import("./schema/debugger.js").ArraySummary} ArraySummary */
-/** @typedef {import("./schema/debugger.js").BatchMessage} BatchMessage */
-/** @typedef {import("./schema/debugger.js").BatchPosition} BatchPosition */
-/** @typedef {import("./schema/debugger.js").CellOutput} CellOutput */
-/** @typedef {import("./schema/debugger.js").CellResult} CellResult */
-/** @typedef {import("./schema/debugger.js").CommandMessage} CommandMessage */
-/** @typedef {import("./schema/debugger.js").Compare} Compare */
-/** @typedef {import("./schema/debugger.js").CompareGroup} CompareGroup */
-/** @typedef {import("./schema/debugger.js").CompareMessage} CompareMessage */
-/** @typedef {import("./schema/debugger.js").ComparePictureRow} ComparePictureRow */
-/** @typedef {import("./schema/debugger.js").CompareRow} CompareRow */
-/** @typedef {import("./schema/debugger.js").CompareScale} CompareScale */
-/** @typedef {import("./schema/debugger.js").CompareTile} CompareTile */
 /** @typedef {import("./schema/debugger.js").DebuggerMessage} DebuggerMessage */
 /** @typedef {import("./schema/debugger.js").DebuggerModel} DebuggerModel */
 /** @typedef {import("./schema/debugger.js").DebuggerView} DebuggerView */
-/** @typedef {import("./schema/debugger.js").DeviceMessage} DeviceMessage */
-/** @typedef {import("./schema/debugger.js").DeviceRow} DeviceRow */
-/** @typedef {import("./schema/debugger.js").FrameMessage} FrameMessage */
-/** @typedef {import("./schema/debugger.js").FrameRow} FrameRow */
-/** @typedef {import("./schema/debugger.js").Header} Header */
-/** @typedef {import("./schema/debugger.js").InternalMessage} InternalMessage */
-/** @typedef {import("./schema/debugger.js").LocalRow} LocalRow */
-/** @typedef {import("./schema/debugger.js").OutputChunk} OutputChunk */
-/** @typedef {import("./schema/debugger.js").RenderedMessage} RenderedMessage */
-/** @typedef {import("./schema/debugger.js").Shards} Shards */
-/** @typedef {import("./schema/debugger.js").Source} Source */
-/** @typedef {import("./schema/debugger.js").Status} Status */
-/** @typedef {import("./schema/debugger.js").TranscriptEntry} TranscriptEntry */
-
-/** @typedef {import("./schema/pictures.js").PictureView} PictureView */
 
 /**
  * anywidget's model of this widget, typed by {@link DebuggerModel} (see widget_model.js): the
  * part the view uses, which nans.js's report provides too.
  */
 /** @typedef {import("./widget_model.js").Model<DebuggerModel, DebuggerMessage, "get" | "on" | "off" | "send">} DebuggerWidget */
-
-function historyInput(className, placeholder, onSubmit, getHistory) {
-  const input = element("input", className);
-  input.type = "text";
-  input.placeholder = placeholder;
-  input.spellcheck = false;
-  let position = null;
-  let draft = "";
-  input.addEventListener("keydown", (event) => {
-    const history = getHistory();
-    if (event.key === "Enter") {
-      event.preventDefault();
-      if (onSubmit(input.value)) {
-        input.value = "";
-      }
-      position = null;
-    } else if (event.key === "ArrowUp" || event.key === "ArrowDown") {
-      event.preventDefault();
-      if (position === null) {
-        position = history.length;
-        draft = input.value;
-      }
-      const step = historyStep(history, position, event.key === "ArrowUp" ? "up" : "down", draft);
-      position = step.position;
-      input.value = step.text;
-    }
-    event.stopPropagation();
-  });
-  return input;
-}
-
-/**
- * The call stack, the selected frame marked; a click picks a frame while the session waits.
- * @param {HTMLElement} list
- * @param {Partial<DebuggerView>} view
- * @param {(message: DebuggerMessage) => void} send
- */
-function renderFrames(list, view, send) {
-  const waiting = view.status === "waiting";
-  list.replaceChildren(
-    ...(view.frames ?? []).map((frame, index) => {
-      const item = element("li", "jaxdbg-dbg-frame");
-      item.dataset.index = String(index);
-      if (index === view.selected) {
-        item.classList.add("jaxdbg-selected");
-      }
-      if (frame.internal) {
-        item.classList.add("jaxdbg-internal");
-      }
-      item.append(
-        element("span", "jaxdbg-dbg-frame-function", frame.function),
-        element("span", "jaxdbg-dbg-frame-where", `${frame.file}:${frame.line}`),
-      );
-      item.title = `${frame.function} (${frame.file}:${frame.line})`;
-      if (waiting) {
-        item.addEventListener("click", () => send({ type: "frame", index }));
-      }
-      return item;
-    }),
-  );
-}
-
-/**
- * The frame's source, scrolled to centre its current line.
- * @param {HTMLElement} pane
- * @param {Source|null} source
- */
-function renderSource(pane, source) {
-  const rows = sourceRows(source);
-  if (rows.length === 0) {
-    pane.replaceChildren(element("div", "jaxdbg-dbg-nosource", "<no source>"));
-    return;
-  }
-  let current = null;
-  pane.replaceChildren(
-    ...rows.map((row) => {
-      const line = element("div", "jaxdbg-dbg-line");
-      const code = element("span", "jaxdbg-dbg-code");
-      code.innerHTML = row.html || " ";
-      line.append(element("span", "jaxdbg-dbg-lineno", String(row.number)), code);
-      if (row.current) {
-        line.classList.add("jaxdbg-current");
-        current = line;
-      }
-      return line;
-    }),
-  );
-  if (current) {
-    const offset = current.offsetTop - pane.clientHeight / 2 + current.clientHeight / 2;
-    pane.scrollTop = Math.max(0, offset);
-  }
-}
-
-/**
- * The locals table; an array's thumbnail, clicked, asks for `p name` (its full picture).
- * @param {HTMLElement} body
- * @param {Array<LocalRow>|undefined} rows
- * @param {(name: string) => void} expand
- */
-function renderLocals(body, rows, expand) {
-  body.replaceChildren(
-    ...(rows ?? []).map((row) => {
-      const tr = element("tr");
-      const value = row.summary ? formatSummary(row.summary) : (row.repr ?? "");
-      const valueCell = element("td", "jaxdbg-dbg-value", row.thumb ? undefined : value);
-      if (row.thumb) {
-        const button = element("button", "jaxdbg-dbg-thumb");
-        button.setAttribute("aria-label", `picture of ${row.name}`);
-        button.title = `p ${row.name}: draw its picture`;
-        const img = element("img", "");
-        img.src = row.thumb;
-        img.alt = "";
-        button.append(img);
-        button.addEventListener("click", () => expand(row.name));
-        valueCell.append(button, element("span", "", value));
-      }
-      if (row.summary?.preview) {
-        valueCell.appendChild(element("div", "jaxdbg-dbg-preview", row.summary.preview));
-      }
-      if (hasNonFinite(row.summary)) {
-        tr.classList.add("jaxdbg-nonfinite");
-      }
-      tr.append(
-        element("td", "jaxdbg-dbg-name", row.batched ? `${row.name} ⋮` : row.name),
-        element("td", "jaxdbg-dbg-type", row.type),
-        valueCell,
-      );
-      return tr;
-    }),
-  );
-}
-
-/**
- * The shard session's devices as the selector's options.
- * @param {HTMLSelectElement} select
- * @param {Shards} shards
- */
-function renderDevices(select, shards) {
-  select.replaceChildren(
-    ...shards.devices.map((device, position) => {
-      const option = element("option", null, deviceOption(device));
-      option.value = String(position);
-      return option;
-    }),
-  );
-  select.value = String(shards.selected);
-}
-
-/**
- * The last compare's pictures, one tile per device; a click selects that device.
- * @param {HTMLElement} strip
- * @param {Shards} shards
- * @param {(message: DebuggerMessage) => void} send
- */
-function renderComparePictures(strip, shards, send) {
-  const row = compareTiles(shards);
-  strip.hidden = !row;
-  if (!row) {
-    strip.replaceChildren();
-    return;
-  }
-  const bar = element("span", "jaxdbg-dbg-compare-scale-bar");
-  bar.style.background = `linear-gradient(to right, ${row.scale.stops.join(", ")})`;
-  const scale = element("div", "jaxdbg-dbg-compare-scale");
-  scale.append(element("span", null, row.scale.text), bar);
-  const tiles = row.tiles.map((tile) => {
-    const button = element("button", "jaxdbg-dbg-compare-tile");
-    button.type = "button";
-    button.dataset.position = String(tile.position);
-    button.classList.toggle("jaxdbg-differs", tile.differs);
-    button.classList.toggle("jaxdbg-selected", tile.selected);
-    button.setAttribute("aria-pressed", String(tile.selected));
-    button.setAttribute("aria-label", `select ${tile.label}: ${tile.summary}`);
-    button.title = `${tile.label}: ${tile.summary}`;
-    const img = element("img", "jaxdbg-dbg-compare-picture");
-    img.src = tile.png;
-    img.alt = "";
-    button.append(img, element("span", "jaxdbg-dbg-compare-tile-label", tile.caption));
-    button.addEventListener("click", () => send({ type: "device", index: tile.position }));
-    return button;
-  });
-  const list = element("div", "jaxdbg-dbg-compare-tiles");
-  list.append(...tiles);
-  if (row.more) {
-    list.appendChild(element("span", "jaxdbg-dbg-compare-more", row.more));
-  }
-  strip.replaceChildren(scale, list);
-}
-
-/**
- * The last compare: its pictures, its table (a click on a row selects that device) and verdict.
- * @param {HTMLElement} pane
- * @param {HTMLElement} pictures
- * @param {HTMLTableElement} table
- * @param {HTMLElement} verdict
- * @param {Shards} shards
- * @param {(message: DebuggerMessage) => void} send
- */
-function renderCompare(pane, pictures, table, verdict, shards, send) {
-  const rows = compareRows(shards);
-  pane.hidden = rows.length === 0;
-  if (rows.length === 0) {
-    return;
-  }
-  renderComparePictures(pictures, shards, send);
-  table.caption.textContent = `compare ${shards.compare.expression}`;
-  table.tBodies[0].replaceChildren(
-    ...rows.map((row) => {
-      const tr = element("tr");
-      tr.classList.toggle("jaxdbg-differs", row.differs);
-      tr.classList.toggle("jaxdbg-selected", row.selected);
-      tr.dataset.position = String(row.position);
-      tr.append(
-        element("td", null, `${row.differs ? "! " : ""}${shards.devices[row.position]?.index ?? row.position}`),
-        element("td", null, row.label),
-        element("td", "jaxdbg-dbg-compare-value", row.value),
-      );
-      tr.title = `select ${row.label}`;
-      tr.addEventListener("click", () => send({ type: "device", index: row.position }));
-      return tr;
-    }),
-  );
-  verdict.textContent = compareVerdict(shards);
-}
-
-/**
- * The session's jdb commands and their output, pictures drawn.
- * @param {HTMLElement} pane
- * @param {Array<TranscriptEntry>|undefined} entries
- */
-function renderTranscript(pane, entries) {
-  let last = null;
-  pane.replaceChildren(
-    ...(entries ?? []).flatMap((entry) => {
-      const nodes = [element("div", "jaxdbg-dbg-command", `(jdb) ${entry.command}`)];
-      last = { command: nodes[0], drawn: Boolean(entry.picture) };
-      if (entry.output) {
-        const out = element("pre", "jaxdbg-dbg-output", entry.output);
-        if (entry.error) {
-          out.classList.add("jaxdbg-error");
-        }
-        nodes.push(out);
-      }
-      if (entry.picture) nodes.push(drawPicture(entry.picture));
-      return nodes;
-    }),
-  );
-  // A pane holding a picture grows to show one whole (title, grid, legend); the latest
-  // command's picture is scrolled into view from its top, never cut above its title.
-  pane.classList.toggle("jaxdbg-drawn", (entries ?? []).some((entry) => entry.picture));
-  pane.scrollTop = last?.drawn ? last.command.offsetTop - pane.offsetTop : pane.scrollHeight;
-}
-
-/**
- * The cell's output after Continue, copied for a page reloaded while the breakpoint waited
- * (that page shows no other output of the cell): its text, then `Out[n]:` and the result.
- * @param {HTMLElement} pane
- * @param {CellOutput|undefined} output
- */
-export function renderCellOutput(pane, output) {
-  pane.hidden = !output;
-  if (!output) {
-    pane.replaceChildren();
-    return;
-  }
-  const nodes = [element("div", "jaxdbg-dbg-heading", "cell output after continue:")];
-  if (output.omitted) {
-    const more = `… ${output.omitted.toLocaleString("en-US")} earlier characters left out`;
-    nodes.push(element("div", "jaxdbg-dbg-cell-omitted", more));
-  }
-  for (const chunk of output.chunks ?? []) {
-    const text = element("pre", `jaxdbg-dbg-cell-text jaxdbg-dbg-cell-${chunk.kind}`, chunk.text);
-    if (chunk.kind === "stderr" || chunk.kind === "error") {
-      text.classList.add("jaxdbg-error");
-    }
-    nodes.push(text);
-  }
-  if (output.result) {
-    const result = element("div", "jaxdbg-dbg-cell-result");
-    const prompt = `Out[${output.result.count ?? " "}]:`;
-    result.append(
-      element("span", "jaxdbg-dbg-cell-prompt", prompt),
-      element("pre", "jaxdbg-dbg-cell-text", output.result.text),
-    );
-    nodes.push(result);
-  }
-  pane.replaceChildren(...nodes);
-}
 
 export const KERNEL_GONE =
   "kernel gone (restarted or shut down): this breakpoint no longer runs; run the cell again";
@@ -451,81 +132,6 @@ function buildHeader(send) {
   batchInput.addEventListener("keydown", (event) => event.stopPropagation());
   header.append(title, location, details, batchLabel);
   return { header, location, details, batchLabel, batchInput };
-}
-
-/**
- * The box that finds a shard by its index, label or mesh place and selects it (Enter).
- * @param {DebuggerWidget} model
- * @param {(message: DebuggerMessage) => void} send
- */
-function buildDeviceSearch(model, send) {
-  const deviceSearch = element("input", "jaxdbg-dbg-device-search");
-  deviceSearch.placeholder = "find: 216, CPU 216, data=13, model=8";
-  deviceSearch.addEventListener("keydown", (event) => {
-    event.stopPropagation();
-    if (event.key !== "Enter") {
-      return;
-    }
-    const position = findDevice(model.get("view")?.shards, deviceSearch.value);
-    deviceSearch.classList.toggle("jaxdbg-error", position === null);
-    deviceSearch.title = position === null ? `no shard is named ${deviceSearch.value}` : "";
-    if (position !== null) {
-      send({ type: "device", index: position });
-    }
-  });
-  return deviceSearch;
-}
-
-/**
- * A shard session's bar: device selector and search, count, Continue this device, compare box.
- * @param {DebuggerWidget} model
- * @param {(message: DebuggerMessage) => void} send
- */
-function buildShardsBar(model, send) {
-  const bar = element("div", "jaxdbg-dbg-shards");
-  const deviceLabel = element("label", "jaxdbg-dbg-device", "device ");
-  const deviceSelect = element("select", "jaxdbg-dbg-device-select");
-  deviceLabel.appendChild(deviceSelect);
-  const selected = () => Number.parseInt(deviceSelect.value, 10);
-  deviceSelect.addEventListener("change", () => send({ type: "device", index: selected() }));
-  deviceSelect.addEventListener("keydown", (event) => event.stopPropagation());
-  const shardCount = element("span", "jaxdbg-dbg-shard-summary");
-  const continueOne = element("button", "jaxdbg-dbg-button", "Continue this device");
-  continueOne.type = "button";
-  continueOne.dataset.command = "continue-device";
-  continueOne.title = "Release only the selected device; the others keep waiting";
-  continueOne.addEventListener("click", () =>
-    send({ type: "command", line: commandWith("continue", selected()) }),
-  );
-  const compareInput = historyInput(
-    "jaxdbg-dbg-compare-input",
-    "compare an expression across shards",
-    (text) => {
-      if (!text.trim() || model.get("view")?.status !== "waiting") {
-        return false;
-      }
-      send({ type: "compare", expression: text.trim() });
-      return true;
-    },
-    () => [],
-  );
-  const deviceSearch = buildDeviceSearch(model, send);
-  bar.append(deviceLabel, deviceSearch, shardCount, continueOne, compareInput);
-  return { bar, deviceSelect, deviceSearch, shardCount, continueOne, compareInput };
-}
-
-/** The last compare's pane: its pictures on one scale, its table and its verdict line. */
-function buildComparePane() {
-  const pane = element("div", "jaxdbg-dbg-compare-pane");
-  const table = element("table", "jaxdbg-dbg-compare");
-  table.createCaption();
-  table.appendChild(element("tbody"));
-  const verdict = element("div", "jaxdbg-dbg-compare-verdict");
-  const pictures = element("div", "jaxdbg-dbg-compare-pictures");
-  pictures.setAttribute("role", "group");
-  pictures.setAttribute("aria-label", "the compared value in each shard, on one colour scale");
-  pane.append(pictures, table, verdict);
-  return { pane, table, verdict, pictures };
 }
 
 /**
@@ -687,36 +293,6 @@ function showHeader(header, view, waiting, kernelGone) {
     header.batchInput.value = String(batch.index);
     header.batchInput.disabled = !waiting;
   }
-}
-
-/**
- * A shard session's bar and last compare; the device list is redrawn only when it changed.
- * @param {ReturnType<typeof newSession>} session
- * @param {ReturnType<typeof buildParts>} parts
- * @param {Shards|undefined} shards
- * @param {boolean} waiting
- * @param {(message: DebuggerMessage) => void} send
- */
-function showShards(session, parts, shards, waiting, send) {
-  const bar = parts.shards;
-  bar.bar.hidden = !shards;
-  if (!shards) {
-    parts.compare.pane.hidden = true;
-    return;
-  }
-  const devicesKey = JSON.stringify([shards.devices, shards.selected]);
-  if (devicesKey !== session.lastDevicesKey) {
-    renderDevices(bar.deviceSelect, shards);
-    session.lastDevicesKey = devicesKey;
-  }
-  bar.shardCount.textContent = shardSummary(shards);
-  const selected = shards.devices[shards.selected];
-  bar.continueOne.disabled = !waiting || selected?.state !== "waiting";
-  bar.deviceSelect.disabled = !waiting;
-  bar.deviceSearch.disabled = !waiting;
-  bar.compareInput.disabled = !waiting;
-  const { pane, pictures, table, verdict } = parts.compare;
-  renderCompare(pane, pictures, table, verdict, shards, send);
 }
 
 /**
