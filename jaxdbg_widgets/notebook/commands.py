@@ -29,6 +29,8 @@ class Subcommand:
     summary: str
     run: Callable[[list[str]], None]
     choices: Sequence[str] = field(default_factory=list)
+    misuse: tuple[type[Exception], ...] = (ValueError,)
+    """The errors its handler raises for words it cannot use: shown as a usage error."""
 
 
 def _status(args: list[str]) -> None:
@@ -49,10 +51,7 @@ def _headless(args: list[str]) -> None:
         return
     if len(args) != 1:
         raise UsageError("headless takes one policy")
-    try:
-        policy = headless.parse_policy(args[0])
-    except ValueError as err:
-        raise UsageError(str(err)) from None
+    policy = headless.parse_policy(args[0])
     headless.set_policy(policy)
     print(_policy_line(policy))
 
@@ -81,58 +80,13 @@ def _script(args: list[str]) -> None:
     print(f"script: {len(queued.remaining)} command(s) queued for the next breakpoints")
 
 
-def _nans(args: list[str]) -> None:
-    try:
-        nans.run(args)
-    except ValueError as err:
-        raise UsageError(str(err)) from None
-
-
-def _memory(args: list[str]) -> None:
-    try:
-        memory_command.show(args)
-    except ValueError as err:
-        raise UsageError(str(err)) from None
-
-
-def _peak(args: list[str]) -> None:
-    try:
-        peak_command.show(args)
-    except ValueError as err:
-        raise UsageError(str(err)) from None
-
-
-def _comms(args: list[str]) -> None:
-    try:
-        comms_command.show(args)
-    except ValueError as err:
-        raise UsageError(str(err)) from None
-
-
-def _compiles(args: list[str]) -> None:
-    try:
-        compiles_command.show(args)
-    except ValueError as err:
-        raise UsageError(str(err)) from None
-
-
 def _cluster(args: list[str]) -> None:
     from IPython import get_ipython
 
     from jaxdbg_widgets.multiprocess import command as cluster_command
 
     ip = get_ipython()
-    try:
-        cluster_command.run(args, ip.user_ns if ip is not None else {})
-    except (ValueError, ImportError) as err:
-        raise UsageError(str(err)) from None
-
-
-def _log(args: list[str]) -> None:
-    try:
-        session_log.run(args)
-    except (ValueError, RuntimeError) as err:
-        raise UsageError(str(err)) from None
+    cluster_command.run(args, ip.user_ns if ip is not None else {})
 
 
 COMMANDS: dict[str, Subcommand] = {
@@ -160,28 +114,29 @@ COMMANDS: dict[str, Subcommand] = {
             "nans",
             "%jaxdbg nans [on|off]",
             "JAX's jax_debug_nans and jax_debug_infs checks",
-            _nans,
+            nans.run,
             choices=list(nans.CHOICES),
         ),
         Subcommand(
             "log",
             "%jaxdbg log [show|text|clear]",
             "the print log: every print with call site, cell, time and values",
-            _log,
+            session_log.run,
             choices=list(session_log.LOG_ACTIONS),
+            misuse=(ValueError, RuntimeError),
         ),
         Subcommand(
             "memory",
             "%jaxdbg memory [EXPR]",
             "bytes per device and per leaf of EXPR (default: every live array)",
-            _memory,
+            memory_command.show,
             choices=memory_command.namespace_names(),
         ),
         Subcommand(
             "peak",
             "%jaxdbg peak CALL",
             "what is live at the peak of CALL (e.g. step(params, batch)), by line, before it runs",
-            _peak,
+            peak_command.show,
             choices=comms_command.callable_names(),
         ),
         Subcommand(
@@ -191,19 +146,20 @@ COMMANDS: dict[str, Subcommand] = {
             "memory: one map of EXPR (default: live arrays) on every process; sharding: "
             "a global array's sharding; compiles: every process's compiles in one report",
             _cluster,
+            misuse=(ValueError, ImportError),
         ),
         Subcommand(
             "comms",
             "%jaxdbg comms CALL",
             "the collectives XLA chose for CALL (e.g. step(params, batch)), per line and device",
-            _comms,
+            comms_command.show,
             choices=comms_command.callable_names(),
         ),
         Subcommand(
             "compiles",
             "%jaxdbg compiles [clear]",
             "every trace and compile since the extension loaded: call site, seconds, cause",
-            _compiles,
+            compiles_command.show,
             choices=list(compiles_command.ACTIONS),
         ),
     ]
@@ -246,7 +202,10 @@ def run(line: str) -> None:
     command = COMMANDS.get(name)
     if command is None:
         raise UsageError(f"unknown subcommand {name!r}")
-    command.run(args)
+    try:
+        command.run(args)
+    except command.misuse as err:
+        raise UsageError(str(err)) from None
 
 
 def complete(line_before_cursor: str) -> list[str]:

@@ -1,5 +1,7 @@
 """The ``%jaxdbg`` subcommand table, driven without a kernel."""
 
+from dataclasses import replace
+
 import pytest
 
 from jaxdbg_widgets.debugger.serve import headless, scripts
@@ -112,3 +114,23 @@ def test_a_failed_script_line_leaves_the_queued_script_alone(capsys):
         assert scripts.queued().remaining == ["p x", "c"]
     finally:
         scripts.clear_queue()
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["nans sideways", "memory 1 +", "peak not_a_call(", "comms 3", "compiles forget", "log burn"],
+)
+def test_words_a_subcommand_cannot_use_are_a_usage_error(line):
+    with pytest.raises(commands.UsageError):
+        commands.run(line)
+
+
+def test_an_error_a_subcommand_does_not_name_as_misuse_keeps_its_traceback(monkeypatch):
+    def broken(args):
+        raise KeyError("a bug, not a typo")
+
+    monkeypatch.setitem(
+        commands.COMMANDS, "memory", replace(commands.COMMANDS["memory"], run=broken)
+    )
+    with pytest.raises(KeyError, match="a bug"):
+        commands.run("memory x")
