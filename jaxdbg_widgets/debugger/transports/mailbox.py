@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import collections
+import contextlib
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 
@@ -28,29 +29,30 @@ class Mailbox:
         return self._closed
 
     def put(self, item: Any) -> None:
-        with self._ready:
+        with self._waking():
             self._items.append(item)
-            self._ready.notify_all()
-        self._wake()
 
     def interrupt(self) -> None:
         """Wake the waiter with ``KeyboardInterrupt`` (called from the interrupt watcher)."""
-        with self._ready:
+        with self._waking():
             self._interrupted = True
-            self._ready.notify_all()
-        self._wake()
 
     def nudge(self) -> None:
         """Wake the waiter to run Python again with nothing to take: a pending signal handler
         then raises there (called from the interrupt watcher for a main-thread waiter)."""
-        with self._ready:
-            self._ready.notify_all()
-        self._wake()
+        with self._waking():
+            pass
 
     def close(self) -> None:
         """Wake a waiter with nothing; later takes return nothing at once."""
-        with self._ready:
+        with self._waking():
             self._closed = True
+
+    @contextlib.contextmanager
+    def _waking(self) -> Iterator[None]:
+        """Change the mailbox under its lock, then wake the waiter, wherever it sleeps."""
+        with self._ready:
+            yield
             self._ready.notify_all()
         self._wake()
 
