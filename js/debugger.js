@@ -27,9 +27,36 @@ import { listen } from "./widget_model.js";
 // of jaxdbg_widgets/debugger/schema.py; ./schema/debugger.js is generated from them (`python -m
 // tests.unit.schema_js`).
 
+/** @typedef {import("./schema/debugger.js").ArraySummary} ArraySummary */
+/** @typedef {import("./schema/debugger.js").BatchMessage} BatchMessage */
+/** @typedef {import("./schema/debugger.js").BatchPosition} BatchPosition */
+/** @typedef {import("./schema/debugger.js").CellOutput} CellOutput */
+/** @typedef {import("./schema/debugger.js").CellResult} CellResult */
+/** @typedef {import("./schema/debugger.js").CommandMessage} CommandMessage */
+/** @typedef {import("./schema/debugger.js").Compare} Compare */
+/** @typedef {import("./schema/debugger.js").CompareGroup} CompareGroup */
+/** @typedef {import("./schema/debugger.js").CompareMessage} CompareMessage */
+/** @typedef {import("./schema/debugger.js").ComparePictureRow} ComparePictureRow */
+/** @typedef {import("./schema/debugger.js").CompareRow} CompareRow */
+/** @typedef {import("./schema/debugger.js").CompareScale} CompareScale */
+/** @typedef {import("./schema/debugger.js").CompareTile} CompareTile */
 /** @typedef {import("./schema/debugger.js").DebuggerMessage} DebuggerMessage */
 /** @typedef {import("./schema/debugger.js").DebuggerModel} DebuggerModel */
 /** @typedef {import("./schema/debugger.js").DebuggerView} DebuggerView */
+/** @typedef {import("./schema/debugger.js").DeviceMessage} DeviceMessage */
+/** @typedef {import("./schema/debugger.js").DeviceRow} DeviceRow */
+/** @typedef {import("./schema/debugger.js").FrameMessage} FrameMessage */
+/** @typedef {import("./schema/debugger.js").FrameRow} FrameRow */
+/** @typedef {import("./schema/debugger.js").Header} Header */
+/** @typedef {import("./schema/debugger.js").InternalMessage} InternalMessage */
+/** @typedef {import("./schema/debugger.js").LocalRow} LocalRow */
+/** @typedef {import("./schema/debugger.js").OutputChunk} OutputChunk */
+/** @typedef {import("./schema/debugger.js").RenderedMessage} RenderedMessage */
+/** @typedef {import("./schema/debugger.js").Shards} Shards */
+/** @typedef {import("./schema/debugger.js").Source} Source */
+/** @typedef {import("./schema/debugger.js").Status} Status */
+/** @typedef {import("./schema/debugger.js").TranscriptEntry} TranscriptEntry */
+/** @typedef {import("./schema/pictures.js").PictureView} PictureView */
 
 /**
  * anywidget's model of this widget, typed by {@link DebuggerModel} (see widget_model.js): the
