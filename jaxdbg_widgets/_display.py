@@ -8,6 +8,7 @@ Jupyter ask for. Outside a kernel every result is its static HTML with its text.
 
 from __future__ import annotations
 
+import abc
 from typing import Any
 
 from jaxdbg_widgets._kernel.shell import running_kernel
@@ -18,15 +19,16 @@ def in_notebook() -> bool:
     return running_kernel() is not None
 
 
-class Display:
+class Display(abc.ABC):
     """``str`` as terminal text; Jupyter's bundle from :meth:`_notebook_bundle` where a kernel
-    runs (when it gives one), else static HTML and text."""
+    runs (when it gives one), else static HTML and text. A subclass that leaves one of the
+    abstract renderers out cannot be made."""
 
-    def to_text(self) -> str:
-        raise NotImplementedError
+    @abc.abstractmethod
+    def to_text(self) -> str: ...
 
-    def to_html(self) -> str:
-        raise NotImplementedError
+    @abc.abstractmethod
+    def to_html(self) -> str: ...
 
     def _notebook_bundle(self, **kwargs: Any) -> dict[str, Any] | None:
         """The output a notebook shows, or ``None`` for the static HTML."""
@@ -47,8 +49,8 @@ class StandaloneDisplay(Display):
     """A result whose notebook output is its kernel-free view (``standalone``), which draws
     after a save, restart or reload."""
 
-    def standalone(self) -> Any:
-        raise NotImplementedError
+    @abc.abstractmethod
+    def standalone(self) -> Any: ...
 
     def _notebook_bundle(self, **kwargs: Any) -> dict[str, Any] | None:
         return self.standalone()._repr_mimebundle_(**kwargs)
@@ -58,14 +60,14 @@ class MapDisplay(Display):
     """A map: its standalone view, or its widget when the diagrams are too many to carry;
     ``rich`` gets its ``text_renderable``."""
 
-    def standalone(self) -> Any:
-        raise NotImplementedError
+    @abc.abstractmethod
+    def standalone(self) -> Any: ...
 
-    def widget(self) -> Any:
-        raise NotImplementedError
+    @abc.abstractmethod
+    def widget(self) -> Any: ...
 
-    def text_renderable(self) -> Any:
-        raise NotImplementedError
+    @abc.abstractmethod
+    def text_renderable(self) -> Any: ...
 
     def __rich__(self) -> Any:
         return self.text_renderable()
@@ -83,11 +85,11 @@ class LinkedDisplay(Display):
     to the widget, which lasts through a restart and reload; on Colab the widget itself, as
     there an output cannot reach a live model (see ``outputs_share_the_page``)."""
 
-    def standalone(self) -> Any:
-        raise NotImplementedError
+    @abc.abstractmethod
+    def standalone(self) -> Any: ...
 
-    def widget(self) -> Any:
-        raise NotImplementedError
+    @abc.abstractmethod
+    def widget(self) -> Any: ...
 
     def _notebook_bundle(self, **kwargs: Any) -> dict[str, Any] | None:
         from jaxdbg_widgets._linked import outputs_share_the_page
