@@ -61,3 +61,25 @@ def test_the_peak_of_each_step_is_read_and_compared_with_xla(name):
     assert report.laid_out  # each step counted where XLA's buffer assignment put its buffers
     assert report.agrees, (report.peak_bytes, report.xla_peak_bytes)
     assert sum(b.nbytes for b in report.buffers) + report.gap_bytes == report.peak_bytes
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_each_result_shows_as_text_html_and_one_notebook_output(name, monkeypatch):
+    case = CASES[name]
+    arguments = case.arguments()
+    results = [
+        jdw.memory_map(arguments),
+        jdw.show(arguments),
+        jdw.communication_map(case.program(), *arguments),
+        jdw.peak_memory(case.program(), *arguments),
+    ]
+    for result in results:
+        assert str(result) == result.to_text() and result.to_text().strip()
+        assert result._repr_mimebundle_() == {
+            "text/plain": result.to_text(),
+            "text/html": result.to_html(),
+        }
+    monkeypatch.setattr("jaxdbg_widgets._display.in_notebook", lambda: True)
+    for result in results:
+        bundle = result._repr_mimebundle_()
+        assert bundle["text/html"].startswith('<div class="jdw-standalone"'), type(result)
