@@ -37,6 +37,13 @@ class Display(abc.ABC):
     def __str__(self) -> str:
         return self.to_text()
 
+    def __rich__(self) -> Any:
+        """The text for ``rich``, as it reads: never parsed as markup (code such as
+        ``x[idx]`` keeps its brackets), never the dataclass's fields."""
+        import rich.text
+
+        return rich.text.Text(self.to_text())
+
     def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
         if in_notebook():
             bundle = self._notebook_bundle(**kwargs)

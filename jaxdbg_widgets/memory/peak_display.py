@@ -35,4 +35,3 @@ class PeakMemory(StandaloneDisplay, PeakSet):
     to_text = render_peak_text
     to_html = render_peak_html
     standalone = standalone_peak
-    __rich__ = render_peak_text

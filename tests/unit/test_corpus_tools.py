@@ -4,9 +4,12 @@ arguments, besides the NaN search's own corpus tests."""
 
 from __future__ import annotations
 
+import io
+
 import jax
 import numpy as np
 import pytest
+import rich.console
 
 import jaxdbg_widgets as jdw
 from tests.corpus import libraries, programs
@@ -83,3 +86,22 @@ def test_each_result_shows_as_text_html_and_one_notebook_output(name, monkeypatc
     for result in results:
         bundle = result._repr_mimebundle_()
         assert bundle["text/html"].startswith('<div class="jdw-standalone"'), type(result)
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_rich_prints_each_result_as_print_does(name):
+    case = CASES[name]
+    arguments = case.arguments()
+    for result in (
+        jdw.memory_map(arguments),
+        jdw.show(arguments),
+        jdw.communication_map(case.program(), *arguments),
+        jdw.peak_memory(case.program(), *arguments),
+    ):
+        buffer = io.StringIO()
+        rich.console.Console(file=buffer, width=120, color_system=None).print(result)
+        assert _lines(buffer.getvalue()) == _lines(result.to_text()), type(result)
+
+
+def _lines(text: str) -> list[str]:
+    return [line.rstrip() for line in text.strip("\n").splitlines()]

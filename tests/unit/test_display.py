@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import inspect
+import io
+from dataclasses import dataclass
 
 import pytest
+import rich.console
 
 from jaxdbg_widgets._display import Display, LinkedDisplay, MapDisplay, StandaloneDisplay
 from jaxdbg_widgets.comms.display import CommunicationMap
@@ -51,3 +54,25 @@ def test_outside_a_kernel_a_result_is_its_html_and_text(monkeypatch):
     monkeypatch.setattr("jaxdbg_widgets._display.in_notebook", lambda: False)
     assert str(Plain()) == "a"
     assert Plain()._repr_mimebundle_() == {"text/plain": "a", "text/html": "<b>a</b>"}
+
+
+def rich_text(value) -> str:
+    """What ``rich.print`` shows of ``value``, without colour."""
+    buffer = io.StringIO()
+    rich.console.Console(file=buffer, width=120, color_system=None).print(value)
+    return buffer.getvalue()
+
+
+def test_rich_shows_a_result_as_its_text_not_as_markup_or_fields():
+    @dataclass
+    class Report(Display):
+        code: str
+
+        def to_text(self) -> str:
+            return f"line 3: {self.code}"
+
+        def to_html(self) -> str:
+            return ""
+
+    code = "y = keep[jnp.arange(10)] + x[bold] * w[/bold] :smile:"
+    assert rich_text(Report(code)) == f"line 3: {code}\n"
