@@ -48,9 +48,10 @@ def gated(x):
     jax.debug.print("finished total={t}", t=(x + opened).sum())
     return x + opened
 
-# Does this JAX return from the call before the computation runs its callbacks? The gate opens
-# once the call has returned; a JAX that runs the computation inside the call waits out the
-# gate's timeout instead, and the callback then sees the call still under way.
+# Does this JAX return from a call (a compiled one, as the test's) before the computation runs
+# its callbacks? The gate opens once the call has returned; a JAX that runs the computation
+# inside the call waits out the gate's timeout instead, and the callback sees the call under way.
+gate.set(); gated(x); jax.effects_barrier(); gate.clear()
 inside_the_call.set(); gated(x); inside_the_call.clear(); gate.set()
 jax.effects_barrier(); gate.clear()
 print(returned_first[-1], jax.__version__)
