@@ -63,7 +63,7 @@ def replace_nan_recheck(
     if not NAN_RECHECK:
         raise RuntimeError("this JAX's NaN re-run cannot be replaced (see %jaxdbg status)")
     previous = getattr(_api_util, _NAN_RECHECK)
-    setattr(_api_util, _NAN_RECHECK, recheck)
+    setattr(_api_util, _NAN_RECHECK, _routing(recheck))
 
     def undo() -> None:
         setattr(_api_util, _NAN_RECHECK, previous)
@@ -80,7 +80,8 @@ def jax_nan_recheck(
 
 def nan_recheck_installed() -> Any:
     """What JAX calls now after a failed check on a jitted call's output."""
-    return getattr(_api_util, _NAN_RECHECK) if NAN_RECHECK else None
+    hook = getattr(_api_util, _NAN_RECHECK) if NAN_RECHECK else None
+    return getattr(hook, "recheck", hook)
 
 
 def nan_check_error(primitive: str, kind: str) -> Exception:
@@ -106,6 +107,38 @@ _TRANSPOSE_RULES = ("_pjit_transpose_fancy", "_pjit_transpose")
 """Newer JAX names jit's transpose rule by the first, JAX 0.7 by the second."""
 
 
+_IMPL_RERUN = "partial(core.eval_jaxpr, jaxpr"
+"""How JAX 0.12.1 and later re-run a failed check inside jit's impl: through the same hook
+as a top-level call's, on the impl's own program."""
+
+
+@dataclasses.dataclass(frozen=True)
+class _TransformedCall:
+    """A transformed jit's impl running on this thread, and how to answer its failed check."""
+
+    jaxpr: Any
+    answer: Callable[[Exception], None]
+
+
+_transformed_call = threading.local()
+
+
+def _routing(recheck: Callable[..., Any]) -> Callable[..., Any]:
+    """The re-run hook: a transformed jit's failed check, where its impl re-runs through the
+    hook, goes to that jit's answer (then JAX's re-run); every other goes to ``recheck``."""
+
+    def hook(error: Exception, fun: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        call = getattr(_transformed_call, "current", None)
+        program = getattr(fun, "args", None) or (None,)
+        if call is not None and program[0] is call.jaxpr:
+            call.answer(error)
+            return JAX_NAN_RECHECK(error, fun, args, kwargs)
+        return recheck(error, fun, args, kwargs)
+
+    hook.recheck = recheck
+    return hook
+
+
 def _probe_transformed_nan_check() -> None:
     _needs(_pjit, "jit_p", "_pjit_call_impl", *_RULES_BINDING_JIT)
     if _pjit.jit_p.impl is not _pjit._pjit_call_impl:
@@ -119,6 +152,9 @@ def _probe_transformed_nan_check() -> None:
     for rule in (*_RULES_BINDING_JIT, transpose):
         if "jit_p.bind(" not in inspect.getsource(getattr(_pjit, rule)):
             raise TypeError(f"jax._src.pjit.{rule} no longer binds jit_p on its program")
+    impl = inspect.getsource(_pjit._pjit_call_impl)
+    if _NAN_RECHECK in impl and not (NAN_RECHECK and _IMPL_RERUN in impl):
+        raise TypeError(f"pjit._pjit_call_impl re-runs a failed check other than by {_IMPL_RERUN}")
 
 
 NAN_RECHECK_TRANSFORMED = _check(
@@ -227,7 +263,8 @@ def replace_transformed_nan_check(search: TransformedSearch) -> Callable[[], Non
     ``name_stack`` is the transformation that bound the program (``transpose(jvp())``,
     ``vmap()``); ``retrace`` is given for a backward program where ``transposed-rule-lines``
     holds. When ``search`` returns, JAX's own handling goes on with the original error; the
-    undo puts JAX's impl back.
+    undo puts JAX's impl back. From JAX 0.12.1 the impl re-runs its own failed check through
+    the re-run hook, which then sends that call to ``search`` too.
     """
     if not NAN_RECHECK_TRANSFORMED:
         raise RuntimeError("this JAX's check of a transformed jit cannot be answered (see status)")
@@ -235,17 +272,29 @@ def replace_transformed_nan_check(search: TransformedSearch) -> Callable[[], Non
 
     def impl(*args: Any, jaxpr: Any, name: str, **params: Any) -> Any:
         retrace = _retrace_of(jaxpr)
-        try:
-            return previous(*args, jaxpr=jaxpr, name=name, **params)
-        except _api_util.InternalFloatingPointError as error:
+
+        def answer(error: Exception) -> None:
             stack = str(_source_info_util.current_name_stack())
             search(error, jaxpr, args, name, stack, retrace)
+
+        outer = getattr(_transformed_call, "current", None)
+        _transformed_call.current = _TransformedCall(jaxpr, answer)
+        try:
+            return previous(*args, jaxpr=jaxpr, name=name, **params)
+        except _api_util.InternalFloatingPointError as error:  # JAX before 0.12.1
+            answer(error)
             raise
+        finally:
+            _transformed_call.current = outer
 
     impl.search = search
     with ExitStack() as undo:
         if TRANSPOSED_RULE_LINES:
             undo.callback(_record_transpositions())
+        if NAN_RECHECK:
+            hook = getattr(_api_util, _NAN_RECHECK)
+            setattr(_api_util, _NAN_RECHECK, _routing(getattr(hook, "recheck", hook)))
+            undo.callback(setattr, _api_util, _NAN_RECHECK, hook)
         _pjit.jit_p.impl = impl
         undo.callback(setattr, _pjit.jit_p, "impl", previous)
         return undo.pop_all().close
