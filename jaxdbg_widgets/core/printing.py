@@ -112,6 +112,7 @@ def _staged_print(
     names: _Names, *, ordered, partitioned, skip_format_check, vmap_method, level, site=None
 ):
     def stage(fmt: str, *args: Any, **kwargs: Any) -> None:
+        names.check_string(fmt)
         if not skip_format_check:
             names.check(fmt, args, kwargs)
         if jx.in_pallas_kernel():
@@ -163,6 +164,11 @@ class _Names:
     qualified: str
     two_call: str
     jax_errors: bool = False
+
+    def check_string(self, fmt: Any) -> None:
+        """Fail where this JAX fails on a format that is not a string, its check skipped or not."""
+        if self.jax_errors:
+            jx.check_jax_print_string(fmt)
 
     def check(self, fmt: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
         """Raise for a format that is not a string or leaves arguments unused."""

@@ -172,6 +172,25 @@ JAX_PRINT_CHECK = _check(
 )
 
 
+def _asserts_a_string() -> bool:
+    """Whether ``jax.debug.print`` asserts that its format is a string before anything else,
+    as JAX 0.12.1 and later do (older JAX fails in the format check: a ``TypeError``)."""
+    try:  # JAX's own function: jax.debug.print may be the stand-in by now
+        return "assert isinstance(fmt, str)" in inspect.getsource(_debugging.debug_print)
+    except (AttributeError, OSError, TypeError):
+        return False
+
+
+_ASSERTS_A_STRING = _asserts_a_string()
+
+
+def check_jax_print_string(fmt: Any) -> None:
+    """Fail on a format that is not a string where and as ``jax.debug.print`` does first: by
+    the same ``assert``, so ``python -O`` drops it for both."""
+    if _ASSERTS_A_STRING:
+        assert isinstance(fmt, str)
+
+
 def check_jax_print_format(fmt: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> bool:
     """Run ``jax.debug.print``'s own format check, raising what it raises.
 

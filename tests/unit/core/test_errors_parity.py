@@ -42,7 +42,8 @@ def test_unused_positional_argument_error_matches():
 def test_a_format_that_is_not_a_string_raises_what_jax_raises(kwargs):
     expected = _raised(lambda: JAX_DEBUG.print(123, 4, **kwargs))
     ours = _raised(lambda: jax_debug_print(123, 4, **kwargs))
-    assert type(ours) is type(expected) is TypeError
+    assert type(ours) is type(expected)  # JAX 0.12.1 asserts, older JAX a TypeError
+    assert isinstance(ours, (TypeError, AssertionError))
     assert str(ours) == str(expected)
 
 
