@@ -15,7 +15,6 @@ from typing import Any
 
 import jax
 import numpy as np
-from jax.sharding import SingleDeviceSharding
 
 from jaxdbg_widgets import _capabilities as caps
 from jaxdbg_widgets.core import _jax_standins as _standins
@@ -257,8 +256,12 @@ def host_device() -> Any:
 
 
 @functools.cache
-def _host_sharding() -> SingleDeviceSharding:
-    return SingleDeviceSharding(host_device())
+def _host_sharding() -> jax.sharding.Sharding:
+    """The host device's own sharding, by the constructor this JAX does not deprecate."""
+    make = getattr(jax.sharding, "make_single_device_sharding", None)
+    if make is None:  # before JAX 0.10
+        make = jax.sharding.SingleDeviceSharding
+    return make(host_device())
 
 
 _PUT_PARAMETERS = ("aval", "sharding", "xs", "devices", "committed")

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from jax.sharding import Mesh, NamedSharding, PartitionSpec, SingleDeviceSharding
+from jax.sharding import Mesh, NamedSharding, PartitionSpec
 
 from jaxdbg_widgets.sharding.layout import holders_text, sharding_layout
 from jaxdbg_widgets.sharding.stand_in import GridSharding, StandInDevice
@@ -105,7 +105,11 @@ def test_fully_replicated_scalar_and_single_device():
     assert scalar.is_fully_replicated
     assert scalar.cells[0].index_text == "[]"
     assert [f.rows * f.cols for f in scalar.facets()] == [1]
-    single = sharding_layout((3, 5), SingleDeviceSharding(jax.devices()[3]))
+    # JAX 0.10 added the constructor and later deprecated the class's name
+    one_device = getattr(jax.sharding, "make_single_device_sharding", None)
+    single = sharding_layout(
+        (3, 5), (one_device or jax.sharding.SingleDeviceSharding)(jax.devices()[3])
+    )
     assert [c.label for c in single.cells] == ["CPU 3"]
     assert single.spec is None and single.kind == "SingleDeviceSharding"
 
