@@ -98,9 +98,11 @@ def test_rich_prints_each_result_as_print_does(name):
         jdw.communication_map(case.program(), *arguments),
         jdw.peak_memory(case.program(), *arguments),
     ):
+        text = result.to_text()
+        width = max(120, *map(len, text.splitlines()))  # rich folds what is wider than its console
         buffer = io.StringIO()
-        rich.console.Console(file=buffer, width=120, color_system=None).print(result)
-        assert _lines(buffer.getvalue()) == _lines(result.to_text()), type(result)
+        rich.console.Console(file=buffer, width=width, color_system=None).print(result)
+        assert _lines(buffer.getvalue()) == _lines(text), type(result)
 
 
 def _lines(text: str) -> list[str]:
