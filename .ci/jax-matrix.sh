@@ -74,11 +74,15 @@ for target in "${@:-oldest newest}"; do
         build .venv-jax-newest "$(first_python /root/.pyenv/versions/3.12.1/bin/python python3.12)" \
           --upgrade jax jaxlib
         # JAX 0.12's XLA gives a gather only its argument's metadata: that notebook's saved
-        # outputs differ there.
-        echo "newest: communication notebook left out"
+        # outputs differ there. JAX 0.12.1's first collective across ipyparallel engines hangs,
+        # without this package too (a plain jit and sum over 4 engines of 2 CPU devices; the
+        # same program in plain processes runs): the multi-process notebook cannot run there.
+        echo "newest: communication notebook left out (outputs differ)"
+        echo "newest: multi-process notebook left out (JAX 0.12.1 hangs in ipyparallel engines)"
         started=$SECONDS
         unit .venv-jax-newest 2
-        notebooks .venv-jax-newest --ignore=notebooks/communication.ipynb
+        notebooks .venv-jax-newest --ignore=notebooks/communication.ipynb \
+          --ignore=notebooks/multi-process.ipynb
         echo "newest: tests took $((SECONDS - started)) s"
         ;;
       *)
