@@ -3,11 +3,14 @@ would pass; here those cells fail, saying which notebook timed out."""
 
 from __future__ import annotations
 
+from collections.abc import Generator
+from typing import Any
+
 import pytest
 
 
 @pytest.hookimpl(hookwrapper=True)
-def pytest_runtest_makereport(item, call):
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[Any]) -> Generator:
     outcome = yield
     report = outcome.get_result()
     reason = getattr(report, "wasxfail", "")
