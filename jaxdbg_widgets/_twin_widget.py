@@ -26,24 +26,25 @@ class TwinWidget(anywidget.AnyWidget):
         """The static twin of this widget: its current view, rendered without JavaScript."""
         return type(self).render_html(self.view)
 
+    def _static_outputs(self) -> dict[str, str]:
+        """The outputs the display bundle adds to the widget's own, keyed by MIME type."""
+        return {"text/html": self.to_html()}
+
     def _repr_mimebundle_(self, **kwargs: Any) -> tuple[dict[str, Any], dict[str, Any]] | None:
         bundle = super()._repr_mimebundle_(**kwargs)
         if bundle is None:
             return None
         data, metadata = bundle
-        return {**data, "text/html": self.to_html()}, metadata
+        return {**data, **self._static_outputs()}, metadata
 
 
 class MapWidget(TwinWidget):
     """A map's widget: its display's text is its whole ``repr`` (anywidget cuts it at 110
     characters), and a picked position must name one of the map's items or none (-1)."""
 
-    def _repr_mimebundle_(self, **kwargs: Any) -> tuple[dict[str, Any], dict[str, Any]] | None:
-        bundle = super()._repr_mimebundle_(**kwargs)
-        if bundle is None:
-            return None
-        data, metadata = bundle
-        return {**data, "text/plain": repr(self)}, metadata
+    def _static_outputs(self) -> dict[str, str]:
+        """The static HTML twin, and the whole ``repr`` as the text."""
+        return {**super()._static_outputs(), "text/plain": repr(self)}
 
     @staticmethod
     def _position(proposal: dict[str, Any], count: int, what: str) -> int:

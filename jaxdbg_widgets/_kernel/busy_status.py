@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from jaxdbg_widgets import _capabilities
+from jaxdbg_widgets._undo import once
 
 _PUBLISHER = "_publish_status"
 _ABSENT = object()
@@ -95,17 +96,13 @@ def hold_busy(kernel: Any, request: dict[str, Any]) -> Callable[[], None]:
     with _lock:
         held = _kernels.setdefault(id(kernel), _Held(kernel))
         held.hold(request)
-    released = threading.Event()
 
     def release() -> None:
-        if released.is_set():
-            return
-        released.set()
         with _lock:
             if held.release(request):
                 _kernels.pop(id(kernel), None)
 
-    return release
+    return once(release)
 
 
 def _msg_id(message: dict[str, Any]) -> str:

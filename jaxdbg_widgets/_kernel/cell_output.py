@@ -16,6 +16,7 @@ from typing import Any
 
 from jaxdbg_widgets import _capabilities
 from jaxdbg_widgets._kernel import parent
+from jaxdbg_widgets._undo import once
 
 Listener = Callable[[str, dict[str, Any]], None]
 """Called with each message's type and content."""
@@ -49,12 +50,9 @@ def follow_cell(
         raise LookupError("no cell is running")
     key = next(_keys)
     events = kernel.shell.events
-    stopped = threading.Event()
 
+    @once
     def stop() -> None:
-        if stopped.is_set():
-            return
-        stopped.set()
         with _lock:
             _listeners.pop(key, None)
             if not _listeners and id(kernel.session) in _installed:

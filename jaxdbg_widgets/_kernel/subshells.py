@@ -8,11 +8,11 @@ from typing import Any, TypeVar
 
 from jaxdbg_widgets import _capabilities
 from jaxdbg_widgets._kernel import parent
+from jaxdbg_widgets._undo import put_entry
 
 T = TypeVar("T")
 CREATE_SUBSHELL_TIMEOUT = 10.0
 _ROUTER = "_reply_subshell_for"
-_ABSENT = object()
 
 
 def probe(kernel: Any) -> None:
@@ -62,14 +62,4 @@ def route_comm(comm: Any, subshell_id: str) -> Callable[[], None]:
     The shell-channel thread asks each comm where a ``comm_msg`` should go; this comm answers
     with the subshell. The undo puts back exactly what the comm had before.
     """
-    attributes = vars(comm)
-    previous = attributes.get(_ROUTER, _ABSENT)
-    comm._reply_subshell_for = lambda data, default: subshell_id
-
-    def undo() -> None:
-        if previous is _ABSENT:
-            attributes.pop(_ROUTER, None)
-        else:
-            attributes[_ROUTER] = previous
-
-    return undo
+    return put_entry(vars(comm), _ROUTER, lambda data, default: subshell_id)

@@ -12,6 +12,7 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
+from jaxdbg_widgets._undo import put_entry
 from jaxdbg_widgets.core import _jax_internals as jx
 
 logger = logging.getLogger("jaxdbg_widgets")
@@ -71,16 +72,7 @@ def register(name: str, backend: Backend, priority: int) -> Callable[[], None]:
     if registry is None:
         logger.info("jaxdbg backend %r not registered: JAX's registry is unavailable", name)
         return lambda: None
-    previous = registry.get(name)
-    registry[name] = (priority, backend)
-
-    def undo() -> None:
-        if previous is None:
-            registry.pop(name, None)
-        else:
-            registry[name] = previous
-
-    return undo
+    return put_entry(registry, name, (priority, backend))
 
 
 def snapshot() -> dict[str, tuple[int, Any]]:

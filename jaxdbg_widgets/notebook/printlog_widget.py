@@ -9,7 +9,7 @@ pictures, drawn from the values the print already holds.
 from __future__ import annotations
 
 import threading
-from typing import Any
+from typing import Any, cast
 
 import anywidget
 import traitlets
@@ -40,14 +40,9 @@ def entry_row(entry: LogEntry) -> PrintRow:
 
 
 def page_stats(page: LogPage) -> PrintStats:
-    """The counts the table's status line shows for one page of the log."""
-    return {
-        "seen": page.seen,
-        "kept": page.kept,
-        "dropped": page.dropped,
-        "matched": page.matched,
-        "capacity": page.capacity,
-    }
+    """The counts the table's status line shows for one page of the log: the page's fields
+    of the same names as the schema's."""
+    return cast(PrintStats, {key: getattr(page, key) for key in PrintStats.__annotations__})
 
 
 class PrintLogWidget(Linkable, anywidget.AnyWidget):

@@ -74,9 +74,6 @@ class ShardingWidget(TwinWidget):
         :func:`jaxdbg_widgets.sharding_text` gives it with ``use_color=False``."""
         return render_text(self._layout, dataclasses.replace(self._options, use_color=False))
 
-    def _repr_mimebundle_(self, **kwargs: Any) -> tuple[dict[str, Any], dict[str, Any]] | None:
-        bundle = super()._repr_mimebundle_(**kwargs)
-        if bundle is None:
-            return None
-        data, metadata = bundle
-        return {**data, "text/plain": self.to_text()}, metadata
+    def _static_outputs(self) -> dict[str, str]:
+        """The static HTML twin, and the text diagram as the text."""
+        return {**super()._static_outputs(), "text/plain": self.to_text()}

@@ -26,6 +26,7 @@ from jaxdbg_widgets.debugger.session.compare_pictures import (
     DrawValues,
     compare_pictures,
 )
+from jaxdbg_widgets.debugger.session.forward import Forward
 from jaxdbg_widgets.debugger.session.shard_compare import CompareRow, compare, verdict, without
 from jaxdbg_widgets.debugger.session.shard_gathering import Gathering, Hit
 from jaxdbg_widgets.debugger.session.shard_selection import Selection
@@ -100,10 +101,9 @@ class ShardSession(CommandLog):
         """End the session: every waiting shard, and any still to arrive, gets ``resume``."""
         self.gathering.finish(resume)
 
-    @property
-    def error(self) -> BaseException | None:
-        """What ended the session other than a command (an interrupt), for every shard."""
-        return self.gathering.error
+    error = Forward[BaseException | None](
+        "gathering", "What ended the session other than a command (an interrupt), for every shard."
+    )
 
     def end(self, error: BaseException) -> None:
         """End every shard because of ``error`` (an interrupt, a failed front end): each
@@ -117,35 +117,23 @@ class ShardSession(CommandLog):
 
     # What the front end reads.
 
-    @property
-    def changed(self) -> threading.Condition:
-        """Notified when a shard arrives or is released, and when the run ends."""
-        return self.gathering.changed
+    changed = Forward[threading.Condition](
+        "gathering", "Notified when a shard arrives or is released, and when the run ends."
+    )
 
-    @property
-    def version(self) -> int:
-        """Counts every change a front end must redraw: arrivals, picks, commands."""
-        return self.gathering.version
+    version = Forward[int](
+        "gathering", "Counts every change a front end must redraw: arrivals, picks, commands."
+    )
 
-    @property
-    def expected(self) -> int | None:
-        """How many hits the run makes, when known."""
-        return self.gathering.expected
+    expected = Forward[int | None]("gathering", "How many hits the run makes, when known.")
 
-    @property
-    def complete(self) -> bool:
-        """Whether every expected shard has arrived (never, when the count is unknown)."""
-        return self.gathering.complete
+    complete = Forward[bool](
+        "gathering", "Whether every expected shard has arrived (never, when the count is unknown)."
+    )
 
-    @property
-    def arrived(self) -> int:
-        """How many hits are gathered so far."""
-        return self.gathering.arrived
+    arrived = Forward[int]("gathering", "How many hits are gathered so far.")
 
-    @property
-    def waiting(self) -> int:
-        """How many gathered shards still wait at the breakpoint."""
-        return self.gathering.waiting
+    waiting = Forward[int]("gathering", "How many gathered shards still wait at the breakpoint.")
 
     def hit_states(self) -> list[dict[str, str]]:
         """Each gathered shard's label and whether it waits or how it went on."""
@@ -211,30 +199,22 @@ class ShardSession(CommandLog):
         with self.gathering.lock:
             return min((h.session.hit for h in self.gathering.hits), default=0)
 
-    @property
-    def location(self) -> str:
-        """Where the breakpoint is: ``body (In[3]:5)``."""
-        return self.session.location
+    location = Forward[str]("session", "Where the breakpoint is: ``body (In[3]:5)``.")
 
     @property
     def device(self) -> str:
         """The selected shard's label."""
         return self.shard.label
 
-    @property
-    def batch_size(self) -> int | None:
-        """The selected shard's ``vmap`` batch size, if batched."""
-        return self.session.batch_size
+    batch_size = Forward[int | None](
+        "session", "The selected shard's ``vmap`` batch size, if batched."
+    )
 
-    @property
-    def batch_index(self) -> int:
-        """The selected shard's selected ``vmap`` element, among those that stopped."""
-        return self.session.batch_index
+    batch_index = Forward[int](
+        "session", "The selected shard's selected ``vmap`` element, among those that stopped."
+    )
 
-    @property
-    def batch_label(self) -> str:
-        """The selected shard's ``batch index 2 of 5``."""
-        return self.session.batch_label
+    batch_label = Forward[str]("session", "The selected shard's ``batch index 2 of 5``.")
 
     @property
     def thread_label(self) -> str:
