@@ -74,9 +74,9 @@ for target in "${@:-oldest newest}"; do
         build .venv-jax-newest "$(first_python /root/.pyenv/versions/3.12.1/bin/python python3.12)" \
           --upgrade jax jaxlib
         # JAX 0.12's XLA gives a gather only its argument's metadata: that notebook's saved
-        # outputs differ there. JAX 0.12.1's first collective across ipyparallel engines hangs,
-        # without this package too (a plain jit and sum over 4 engines of 2 CPU devices; the
-        # same program in plain processes runs): the multi-process notebook cannot run there.
+        # outputs differ there. JAX 0.12.1 hangs in a collective that the processes traced from
+        # files of different names, without this package too; ipykernel names cell files after
+        # the process, so the multi-process notebook cannot run there (docs/multi-process.md).
         echo "newest: communication notebook left out (outputs differ)"
         echo "newest: multi-process notebook left out (JAX 0.12.1 hangs in ipyparallel engines)"
         started=$SECONDS
