@@ -39,6 +39,11 @@ def worker(rank: int, port: int, name: str) -> None:
     space["total"](x)
 
 
+def name(rank: int, same: bool) -> str:
+    """The file name process ``rank`` compiles the code under."""
+    return "/tmp/job_cell.py" if same else f"/tmp/job_cell_{rank}.py"
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -50,7 +55,7 @@ def main(same_name: bool) -> int:
     start = time.monotonic()
     workers = [
         subprocess.Popen(
-            [sys.executable, __file__, "--worker", str(rank), str(port), str(same_name)],
+            [sys.executable, __file__, "--worker", str(rank), str(port), name(rank, same_name)],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
@@ -79,7 +84,6 @@ def main(same_name: bool) -> int:
 
 if __name__ == "__main__":
     if sys.argv[1:2] == ["--worker"]:
-        rank, port, same = int(sys.argv[2]), int(sys.argv[3]), sys.argv[4] == "True"
-        worker(rank, port, "/tmp/job_cell.py" if same else f"/tmp/job_cell_{rank}.py")
+        worker(int(sys.argv[2]), int(sys.argv[3]), sys.argv[4])
     else:
         sys.exit(main("--same-name" in sys.argv[1:]))

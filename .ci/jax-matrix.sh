@@ -80,18 +80,18 @@ for target in "${@:-oldest newest}"; do
         echo "newest: communication notebook left out (outputs differ)"
         started=$SECONDS
         unit .venv-jax-newest 2
-        skip=()
+        left_out=()
         probe=0
         .venv-jax-newest/bin/python .ci/collective_by_file_name.py || probe=$?
         case $probe in
           0) ;;
           1)
             echo "newest: multi-process notebook left out (this JAX hangs in such a collective)"
-            skip=(--ignore=notebooks/multi-process.ipynb)
+            left_out=(--ignore=notebooks/multi-process.ipynb)
             ;;
           *) FAILED+=(".venv-jax-newest: collective probe") ;;
         esac
-        notebooks .venv-jax-newest --ignore=notebooks/communication.ipynb "${skip[@]}"
+        notebooks .venv-jax-newest --ignore=notebooks/communication.ipynb "${left_out[@]}"
         echo "newest: tests took $((SECONDS - started)) s"
         ;;
       *)

@@ -26,14 +26,10 @@ def put_entry(mapping: MutableMapping[Any, Any], key: Any, value: Any) -> Callab
 
 def once(action: Callable[[], None]) -> Callable[[], None]:
     """``action`` as a callable that runs it on the first call only, from any thread."""
-    done = threading.Event()
-    lock = threading.Lock()
+    first = threading.Lock()
 
     def call() -> None:
-        with lock:
-            if done.is_set():
-                return
-            done.set()
-        action()
+        if first.acquire(blocking=False):  # never released: only the first call gets it
+            action()
 
     return call

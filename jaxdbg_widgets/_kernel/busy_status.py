@@ -14,10 +14,9 @@ from collections.abc import Callable
 from typing import Any
 
 from jaxdbg_widgets import _capabilities
-from jaxdbg_widgets._undo import once
+from jaxdbg_widgets._undo import once, put_entry
 
 _PUBLISHER = "_publish_status"
-_ABSENT = object()
 
 
 def probe(kernel: Any) -> None:
@@ -34,19 +33,16 @@ class _Held:
         self.kernel = kernel
         self.lock = threading.Lock()
         self.requests: dict[str, tuple[dict[str, Any], int]] = {}
-        self.previous: Any = _ABSENT  # the instance attribute the wrapper replaced, if any
-        self.wrapped = False
+        self.unwrap: Callable[[], None] | None = None  # puts back what the wrapper replaced
 
     def hold(self, request: dict[str, Any]) -> None:
         msg_id = _msg_id(request)
         with self.lock:
             message, count = self.requests.get(msg_id, (request, 0))
             self.requests[msg_id] = (message, count + 1)
-            if not self.wrapped:
-                self.previous = vars(self.kernel).get(_PUBLISHER, _ABSENT)
-                publish = getattr(self.kernel, _PUBLISHER)
-                setattr(self.kernel, _PUBLISHER, self._publisher(publish))
-                self.wrapped = True
+            if self.unwrap is None:
+                publish = self._publisher(getattr(self.kernel, _PUBLISHER))
+                self.unwrap = put_entry(vars(self.kernel), _PUBLISHER, publish)
 
     def release(self, request: dict[str, Any]) -> bool:
         """Count one holder fewer; whether no request is held any more."""
@@ -57,12 +53,9 @@ class _Held:
                 self.requests[msg_id] = (message, count - 1)
             if self.requests:
                 return False
-            attributes = vars(self.kernel)
-            if self.previous is _ABSENT:
-                attributes.pop(_PUBLISHER, None)
-            else:
-                attributes[_PUBLISHER] = self.previous
-            self.previous, self.wrapped = _ABSENT, False
+            if self.unwrap is not None:
+                self.unwrap()
+                self.unwrap = None
             return True
 
     def _publisher(self, publish: Callable[..., Any]) -> Callable[..., Any]:

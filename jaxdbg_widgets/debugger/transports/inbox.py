@@ -5,6 +5,7 @@ from __future__ import annotations
 import threading
 from typing import Any
 
+from jaxdbg_widgets._undo import put_entry
 from jaxdbg_widgets.debugger.transports import interrupts
 from jaxdbg_widgets.debugger.transports.capability import Tier
 from jaxdbg_widgets.debugger.transports.cell_parent import CellParent
@@ -15,7 +16,6 @@ class NoTransport(RuntimeError):
     """No clickable tier in this kernel: fall back to typed commands or the headless policy."""
 
 
-_ABSENT = object()
 _open_lock = threading.Lock()
 _open_comms: set[str] = set()
 
@@ -41,8 +41,7 @@ class Inbox:
         self._mailbox = Mailbox(wake=self._wake)
         self._interrupt_key = interrupts.add_waiter(self._mailbox.interrupt, self._mailbox.nudge)
         self._closed = False
-        self._saved: dict[str, Any] = {}
-        self._override("handle_msg", self._wrap(comm.handle_msg))
+        self._unwrap = put_entry(vars(comm), "handle_msg", self._wrap(comm.handle_msg))
         self._release_busy = cell.hold_busy()
 
     @property
@@ -72,12 +71,7 @@ class Inbox:
         self._closed = True
         self._mailbox.close()
         interrupts.remove_waiter(self._interrupt_key)
-        attributes = vars(self._comm)
-        for name, previous in self._saved.items():
-            if previous is _ABSENT:
-                attributes.pop(name, None)
-            else:
-                attributes[name] = previous
+        self._unwrap()
         self._release_busy()
         self._cell.restore()
         with _open_lock:
@@ -95,11 +89,6 @@ class Inbox:
     def _wait(self, timeout: float | None) -> Any | None:
         _, item = self._mailbox.take(timeout)
         return item
-
-    def _override(self, name: str, value: Any) -> None:
-        """Set an instance attribute on the comm, remembering what to put back."""
-        self._saved.setdefault(name, vars(self._comm).get(name, _ABSENT))
-        setattr(self._comm, name, value)
 
     def _wrap(self, handle_msg: Any) -> Any:
         def handle_and_queue(msg: dict[str, Any]) -> None:
