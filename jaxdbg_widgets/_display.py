@@ -9,9 +9,10 @@ Jupyter ask for. Outside a kernel every result is its static HTML with its text.
 from __future__ import annotations
 
 import abc
-from typing import Any
+from typing import Any, ClassVar
 
 from jaxdbg_widgets._kernel.shell import running_kernel
+from jaxdbg_widgets._map_kind import MapKind
 
 
 def in_notebook() -> bool:
@@ -64,8 +65,17 @@ class StandaloneDisplay(Display):
 
 
 class MapDisplay(Display):
-    """A map: its standalone view, or its widget when the diagrams are too many to carry;
-    ``rich`` gets its ``text_renderable``."""
+    """A map drawn by its ``kind``: its standalone view, or its widget when the diagrams are
+    too many to carry; ``rich`` gets its ``text_renderable``."""
+
+    kind: ClassVar[MapKind]
+
+    def to_text(self, **options: Any) -> str:
+        """The map as terminal text; ``options`` go to the kind's renderer (``use_color``)."""
+        return self.kind.text(self, **options)
+
+    def to_html(self) -> str:
+        return self.kind.html(self)
 
     @abc.abstractmethod
     def standalone(self) -> Any: ...

@@ -16,6 +16,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from jaxdbg_widgets._assets import inlined_module, stylesheet
+from jaxdbg_widgets._map_kind import MapKind
 
 # The loader hides the static twin at once, so the page never lays out what the live view
 # replaces (thousands of cells for a large mesh), and shows it again if the view cannot draw.
@@ -91,37 +92,21 @@ def carried_answers(count: int, answer: Callable[[int], Any], budget: int) -> di
     return answers
 
 
-def carried_map(
-    model: Any,
-    *,
-    name: str,
-    pick: str,
-    count: int,
-    diagram: Callable[[Any, int], Any],
-    view: Callable[[Any], Mapping[str, Any]],
-    html_from_view: Callable[[Any], str],
-    text: Callable[[Any], str],
-    budget: int,
-    state: Mapping[str, Any] | None = None,
-) -> StandaloneOutput | None:
-    """A map's output carrying ``diagram(model, n)`` for each of its ``count`` ``pick``
-    positions, or ``None`` once their JSON passes ``budget`` bytes (the live widget asks then).
-
-    ``name`` names the map's JS module and CSS (drawn over ``widgets.css`` and ``sharding.css``);
-    picking position ``n`` fills the ``{pick}_view`` trait; ``state`` holds the map's other traits.
-    """
-    diagrams = carried_answers(count, lambda n: diagram(model, n), budget)
+def carried_map(model: Any, kind: MapKind, budget: int) -> StandaloneOutput | None:
+    """``model``'s map of ``kind``, carrying the diagram of each item a click can pick, or
+    ``None`` once their JSON passes ``budget`` bytes (the live widget asks for them then)."""
+    diagrams = carried_answers(kind.count(model), lambda n: kind.diagram(model, n), budget)
     if diagrams is None:
         return None
-    shown = view(model)
+    shown = kind.view(model)
     html = standalone_html(
-        module=f"{name}.js",
-        css=("widgets.css", "sharding.css", f"{name}.css"),
-        state={"view": shown, **(state or {}), pick: -1, f"{pick}_view": {}},
-        static_html=html_from_view(shown),
-        derived={pick: (f"{pick}_view", diagrams)},
+        module=kind.module,
+        css=kind.css,
+        state={"view": shown, **kind.state, kind.pick: -1, f"{kind.pick}_view": {}},
+        static_html=kind.html_from_view(shown),
+        derived={kind.pick: (f"{kind.pick}_view", diagrams)},
     )
-    return StandaloneOutput(text(model), html)
+    return StandaloneOutput(kind.text(model), html)
 
 
 class StandaloneOutput:

@@ -12,6 +12,9 @@ from typing import Any, ClassVar
 import anywidget
 import traitlets
 
+from jaxdbg_widgets._assets import inlined_module, stylesheet
+from jaxdbg_widgets._map_kind import MapKind
+
 
 class TwinWidget(anywidget.AnyWidget):
     """An anywidget drawing a ``view`` dict; its display bundle adds ``render_html(view)``.
@@ -39,8 +42,32 @@ class TwinWidget(anywidget.AnyWidget):
 
 
 class MapWidget(TwinWidget):
-    """A map's widget: its display's text is its whole ``repr`` (anywidget cuts it at 110
-    characters), and a picked position must name one of the map's items or none (-1)."""
+    """A map's widget, drawn by its ``kind``: picking an item fills ``{pick}_view`` with its
+    diagram; the display's text is the whole ``repr`` (anywidget cuts it at 110 characters).
+
+    Subclasses set ``kind`` and declare the ``{pick}`` and ``{pick}_view`` traits, and any other
+    trait the map's view picks, each checked with :meth:`_position`.
+    """
+
+    kind: ClassVar[MapKind]
+    view = traitlets.Dict().tag(sync=True)
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        if "kind" in cls.__dict__:  # a map's class, not the one ``add_traits`` makes per widget
+            cls._esm = inlined_module(cls.kind.module)
+            cls._css = stylesheet(*cls.kind.css)
+            cls.render_html = staticmethod(cls.kind.html_from_view)
+        super().__init_subclass__(**kwargs)
+
+    def __init__(self, model: Any) -> None:
+        self._model = model
+        super().__init__(view=self.kind.view(model))
+        self.observe(self._draw_pick, names=self.kind.pick)
+
+    def _draw_pick(self, change: dict[str, Any]) -> None:
+        position = change["new"]
+        diagram = self.kind.diagram(self._model, position) if position >= 0 else {}
+        setattr(self, f"{self.kind.pick}_view", diagram)
 
     def _static_outputs(self) -> dict[str, str]:
         """The static HTML twin, and the whole ``repr`` as the text."""

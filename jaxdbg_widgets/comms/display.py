@@ -11,10 +11,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from jaxdbg_widgets._display import MapDisplay
-from jaxdbg_widgets.comms.html import render_html
+from jaxdbg_widgets.comms.kind import COMMS_MAP
 from jaxdbg_widgets.comms.model import CommunicationModel
 from jaxdbg_widgets.comms.standalone import standalone_map
-from jaxdbg_widgets.comms.text import render_text, text_renderable
+from jaxdbg_widgets.comms.text import text_renderable
 
 
 @dataclass(frozen=True, repr=False)
@@ -22,8 +22,7 @@ class CommunicationMap(MapDisplay, CommunicationModel):
     """Every collective of a compiled program; in a notebook a kernel-free view (or the widget),
     static HTML when saved, text in a terminal (``print``, ``rich.print``)."""
 
-    to_text = render_text
-    to_html = render_html
+    kind = COMMS_MAP
     standalone = standalone_map
     text_renderable = text_renderable
 

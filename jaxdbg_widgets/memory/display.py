@@ -10,18 +10,17 @@ from __future__ import annotations
 from typing import Any
 
 from jaxdbg_widgets._display import MapDisplay
-from jaxdbg_widgets.memory.html import render_html
+from jaxdbg_widgets.memory.kind import MEMORY_MAP
 from jaxdbg_widgets.memory.model import MemoryLayout
 from jaxdbg_widgets.memory.standalone import standalone_map
-from jaxdbg_widgets.memory.text import render_text, text_renderable
+from jaxdbg_widgets.memory.text import text_renderable
 
 
 class MemoryMap(MapDisplay, MemoryLayout):
     """Bytes per device and per leaf; a widget in a notebook, static HTML when saved, text in a
     terminal (``print``, ``rich.print``)."""
 
-    to_text = render_text
-    to_html = render_html
+    kind = MEMORY_MAP
     standalone = standalone_map
     text_renderable = text_renderable
 
