@@ -45,8 +45,9 @@ class MapWidget(TwinWidget):
     """A map's widget, drawn by its ``kind``: picking an item fills ``{pick}_view`` with its
     diagram; the display's text is the whole ``repr`` (anywidget cuts it at 110 characters).
 
-    Subclasses set ``kind`` and declare the ``{pick}`` and ``{pick}_view`` traits, and any other
-    trait the map's view picks, each checked with :meth:`_position`.
+    Subclasses set ``kind`` and declare the ``{pick}`` and ``{pick}_view`` traits (the pick
+    checked with :meth:`_picked`), and any other trait the map's view picks (checked with
+    :meth:`_position`).
     """
 
     kind: ClassVar[MapKind]
@@ -72,6 +73,10 @@ class MapWidget(TwinWidget):
     def _static_outputs(self) -> dict[str, str]:
         """The static HTML twin, and the whole ``repr`` as the text."""
         return {**super()._static_outputs(), "text/plain": repr(self)}
+
+    def _picked(self, proposal: dict[str, Any]) -> int:
+        """The proposed ``{pick}`` position, checked against the kind's count of items."""
+        return self._position(proposal, self.kind.count(self._model), self.kind.pick)
 
     @staticmethod
     def _position(proposal: dict[str, Any], count: int, what: str) -> int:

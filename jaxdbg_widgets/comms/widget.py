@@ -25,7 +25,7 @@ class CommunicationWidget(MapWidget):
 
     @traitlets.validate("line")
     def _known_line(self, proposal: dict[str, Any]) -> int:
-        return self._position(proposal, len(self._model.lines), "line")
+        return self._picked(proposal)
 
     def __repr__(self) -> str:
         return f"CommunicationWidget({self._model.name}: {'; '.join(self.view['summary'][:2])})"

@@ -29,7 +29,7 @@ class MemoryWidget(MapWidget):
 
     @traitlets.validate("leaf")
     def _known_leaf(self, proposal: dict[str, Any]) -> int:
-        return self._position(proposal, len(self._model.leaves), "leaf")
+        return self._picked(proposal)
 
     def __repr__(self) -> str:
         return f"MemoryWidget({self._model.source}: {', '.join(self.view['summary'])})"
