@@ -49,12 +49,15 @@ test-js: $(NODE_STAMP)
 	npx --no-install tsc -p jsconfig.json
 	node --test js/test/
 
+# The unit tests are independent of one another (they pass in any order): they run on every
+# core. The kernel, transparency and browser tests drive kernels and pages that want the machine.
 test-python: $(STAMP) chromium
-	$(BIN)/pytest tests
+	$(BIN)/pytest -n auto tests/unit
+	$(BIN)/pytest tests --ignore=tests/unit
 
 test-random-order: $(STAMP)
 	for seed in $(RANDOM_ORDER_SEEDS); do \
-	  $(BIN)/pytest -q -p random_order --random-order-seed=$$seed tests/unit || exit 1; \
+	  $(BIN)/pytest -q -n auto -p random_order --random-order-seed=$$seed tests/unit || exit 1; \
 	done
 
 test-notebooks: $(STAMP)

@@ -11,8 +11,8 @@ cd "$(dirname "$0")/.."
 
 export XLA_FLAGS="${XLA_FLAGS:---xla_force_host_platform_device_count=8}"
 export JAX_PLATFORMS="${JAX_PLATFORMS:-cpu}"
-TOOLS=(pytest pytest-timeout pytest-random-order hypothesis nbval jupyter_client nbformat nbclient ipyparallel
-  flax optax equinox)
+TOOLS=(pytest pytest-timeout pytest-random-order pytest-xdist hypothesis nbval jupyter_client
+  nbformat nbclient ipyparallel flax optax equinox)
 NBVAL=(--nbval --nbval-sanitize-with notebooks/nbval_sanitize.cfg --nbval-cell-timeout 300)
 
 first_python() {
@@ -41,7 +41,7 @@ FAILED=()
 
 unit() {
   local venv=$1 seed=$2
-  "$venv/bin/python" -m pytest -q -p random_order --random-order-seed="$seed" tests/unit \
+  "$venv/bin/python" -m pytest -q -n auto -p random_order --random-order-seed="$seed" tests/unit \
     --deselect tests/unit/test_wheel.py || FAILED+=("$venv: unit")
 }
 
@@ -79,10 +79,16 @@ for target in "${@:-oldest newest}"; do
         # JAX 0.12.1 hangs there, without this package too (docs/multi-process.md).
         echo "newest: communication notebook left out (outputs differ)"
         started=$SECONDS
+        # The probe mostly waits (up to 60 s for a hang): it runs beside the unit tests.
+        probe_log=$(mktemp)
+        .venv-jax-newest/bin/python .ci/collective_by_file_name.py >"$probe_log" 2>&1 &
+        probe_pid=$!
         unit .venv-jax-newest 2
         left_out=()
         probe=0
-        .venv-jax-newest/bin/python .ci/collective_by_file_name.py || probe=$?
+        wait "$probe_pid" || probe=$?
+        cat "$probe_log"
+        rm -f "$probe_log"
         case $probe in
           0) ;;
           1)
