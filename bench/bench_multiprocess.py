@@ -243,6 +243,7 @@ def run() -> list[Row]:
             hit_to_view, command = _breakpoints(rc)
             round_trip = _round_trip(rc)
         finally:
+            rc.shutdown(hub=False, block=True)
             rc.cluster.stop_cluster_sync()
         plain_startup = _plain_startup(profile)
     peer = min(_plain_round(per_process) for _ in range(ROUNDS))

@@ -24,12 +24,11 @@ def probe(client: Any) -> None:
     )
 
 
-def ask(
-    client: Any, engine_id: int, request_type: str, content: dict[str, Any], timeout: float
-) -> Any:
-    """Send ``content`` to engine ``engine_id`` and wait up to ``timeout`` seconds for the
-    reply's content; raises ``TimeoutError`` when the engine does not answer in time."""
-    replies = client._send_control_request(
+def send(client: Any, engine_id: int, request_type: str, content: dict[str, Any]) -> Any:
+    """Send ``content`` to engine ``engine_id``; a future of the list of its reply messages.
+
+    The future resolves only when the engine answers: a dead engine's never does.
+    """
+    return client._send_control_request(
         targets=[engine_id], msg_type=request_type, content=content, block=False
     )
-    return replies.result(timeout)[0]["content"]

@@ -35,7 +35,9 @@ QUIET_SECONDS = 0.2
 one for this long after the first (processes a predicate skipped never hit), so its first
 view, a script's first ``dev``, already lists every process that stopped together."""
 ANSWER_SECONDS = 10.0
-"""How long an engine may take to answer one request before it counts as lost."""
+"""How long an engine may take to answer one request before its answer counts as late."""
+GONE_CHECK_SECONDS = 0.1
+"""How often a wait for an answer looks whether the engine left the cluster meanwhile."""
 ENDED_SECONDS = 5.0
 """How long the end of a cell waits for the session's widget to freeze."""
 
@@ -52,16 +54,32 @@ class EngineLink:
         """The desk's reply; raises ProcessLost when the engine left the cluster, TimeoutError
         when its answer is late (a loaded machine: the request still reaches it)."""
         engine = self.engines[process]
-        if engine not in self.client.ids:
-            raise ProcessLost(f"engine {engine} left the cluster")
+        self._check_present(engine)
         try:
-            return ipp_control.ask(self.client, engine, REQUEST_TYPE, request, self.timeout)
-        except TimeoutError:
-            raise TimeoutError(
-                f"engine {engine} did not answer within {self.timeout:g} s"
-            ) from None
+            replies = ipp_control.send(self.client, engine, REQUEST_TYPE, request)
         except Exception as err:
             raise ProcessLost(f"engine {engine}: {one_line(err)}") from None
+        return self._reply(engine, replies, time.monotonic() + self.timeout)
+
+    def _reply(self, engine: int, replies: Any, deadline: float) -> dict[str, Any]:
+        """The answer, waited for in short slices: a dead engine never answers, so between
+        slices the wait looks whether the engine left the cluster."""
+        while True:
+            wait = max(0.0, min(GONE_CHECK_SECONDS, deadline - time.monotonic()))
+            try:
+                return replies.result(wait)[0]["content"]
+            except TimeoutError:
+                self._check_present(engine)
+                if time.monotonic() >= deadline:
+                    raise TimeoutError(
+                        f"engine {engine} did not answer within {self.timeout:g} s"
+                    ) from None
+            except Exception as err:
+                raise ProcessLost(f"engine {engine}: {one_line(err)}") from None
+
+    def _check_present(self, engine: int) -> None:
+        if engine not in self.client.ids:
+            raise ProcessLost(f"engine {engine} left the cluster")
 
 
 class Watcher:

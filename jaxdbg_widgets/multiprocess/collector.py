@@ -30,15 +30,27 @@ def attach(ip: Any, view: Any) -> Callable[[], None]:
     """Take ``view``'s engines' prints after every cell (replacing an earlier view); the undo."""
     _hooks.detach()
     started: list[int | None] = [None]
+    stopped = _stop_check(view.client)
 
     def before(info: Any) -> None:
         started[0] = cells.current_cell()
         cell_files.remember_engine_cell(getattr(info, "raw_cell", "") or "", started[0])
 
     def after(_result: Any) -> None:
-        collect(view, started[0])
+        if not stopped():
+            collect(view, started[0])
 
     return _hooks.attach(ip, before, after)
+
+
+def _stop_check(client: Any) -> Callable[[], bool]:
+    """Whether the cluster that launched the client's engines was stopped since: after
+    ``stop_cluster_sync`` the client still lists the engines, though none will answer. Engines
+    launched elsewhere (``ipcluster start``, other hosts) are never taken for stopped."""
+    cluster = getattr(client, "cluster", None)
+    if cluster is None or not (cluster.controller or cluster.engines):
+        return lambda: False
+    return lambda: cluster.controller is None and not cluster.engines
 
 
 def detach() -> None:
@@ -50,8 +62,16 @@ def collect(view: Any, cell: int | None, wait: float = WAIT) -> None:
     """Ask every engine of ``view`` for its prints and log them under ``cell``.
 
     Waits up to ``wait`` seconds; the prints of engines still running a cell arrive later.
+    Once the engines are shut down there is nothing to take; a request that cannot be sent is
+    one line on stderr, never an error in the user's cell.
     """
-    pending = view.apply_async(engine.take_prints)
+    if not view.client.ids:
+        return
+    try:
+        pending = view.apply_async(engine.take_prints)
+    except Exception as err:
+        print(f"jaxdbg: could not take the engines' prints: {one_line(err)}", file=sys.stderr)
+        return
     pending.add_done_callback(lambda done: _deliver(done, cell))
     pending.wait(wait)
 

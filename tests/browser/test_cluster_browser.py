@@ -34,7 +34,8 @@ def _cells() -> list[str]:
         "stop = jax.jit(jax.shard_map(on_device, mesh=mesh, in_specs=P('x'), out_specs=P('x')))\n"
         "total = float(stop(x).sum())\n"
         "print('total', jax.process_index(), total)",
-        "rc.cluster.stop_cluster_sync()\nprint('engines stopped')",
+        "rc.shutdown(hub=False, block=True)\nrc.cluster.stop_cluster_sync()\n"
+        "print('engines stopped')",
     ]
 
 

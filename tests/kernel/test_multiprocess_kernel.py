@@ -348,3 +348,12 @@ def test_an_engine_killed_at_the_breakpoint_is_named_and_the_others_released(two
     assert final["shards"]["devices"][2]["label"].endswith("(died)")
     assert result.error is not None
     assert "Ended: ProcessLost: process 1 died: engine 1" in shown, shown[-3000:]
+
+
+def test_cells_after_the_cluster_stopped_ask_no_engine_and_raise_nothing(two_engine_kernel):
+    kernel, _ = two_engine_kernel
+    stopped = kernel.execute("rc.cluster.stop_cluster_sync()\nsent = len(rc.history)", timeout=60)
+    assert stopped.error is None, stopped.error
+    after = kernel.execute("print(rc.ids, len(rc.history) - sent)", timeout=60)
+    assert after.error is None, after.error
+    assert after.stdout.strip() == "[0, 1] 0"  # the client still lists them; none was asked
