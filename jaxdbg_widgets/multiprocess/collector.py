@@ -48,9 +48,13 @@ def _stop_check(client: Any) -> Callable[[], bool]:
     ``stop_cluster_sync`` the client still lists the engines, though none will answer. Engines
     launched elsewhere (``ipcluster start``, other hosts) are never taken for stopped."""
     cluster = getattr(client, "cluster", None)
-    if cluster is None or not (cluster.controller or cluster.engines):
+
+    def launched() -> bool:
+        return bool(getattr(cluster, "controller", None) or getattr(cluster, "engines", None))
+
+    if not launched():
         return lambda: False
-    return lambda: cluster.controller is None and not cluster.engines
+    return lambda: not launched()
 
 
 def detach() -> None:

@@ -54,5 +54,7 @@ def test_a_cluster_stopped_since_the_engines_were_joined_reads_stopped():
 
 
 def test_engines_launched_elsewhere_are_never_taken_for_stopped():
+    assert not collector._stop_check(SimpleNamespace())()
     assert not collector._stop_check(SimpleNamespace(cluster=None))()
+    assert not collector._stop_check(SimpleNamespace(cluster=object()))()
     assert not collector._stop_check(SimpleNamespace(cluster=FakeCluster(None, {})))()
