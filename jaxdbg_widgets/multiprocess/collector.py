@@ -37,8 +37,7 @@ def attach(ip: Any, view: Any) -> Callable[[], None]:
         cell_files.remember_engine_cell(getattr(info, "raw_cell", "") or "", started[0])
 
     def after(_result: Any) -> None:
-        if not stopped():
-            collect(view, started[0])
+        collect(view, started[0], stopped=stopped)
 
     return _hooks.attach(ip, before, after)
 
@@ -62,14 +61,16 @@ def detach() -> None:
     _hooks.detach()
 
 
-def collect(view: Any, cell: int | None, wait: float = WAIT) -> None:
+def collect(
+    view: Any, cell: int | None, wait: float = WAIT, stopped: Callable[[], bool] = lambda: False
+) -> None:
     """Ask every engine of ``view`` for its prints and log them under ``cell``.
 
     Waits up to ``wait`` seconds; the prints of engines still running a cell arrive later.
-    Once the engines are shut down there is nothing to take; a request that cannot be sent is
-    one line on stderr, never an error in the user's cell.
+    Once the engines are shut down, or ``stopped()`` says their cluster was, there is nothing
+    to take; a request that cannot be sent is one line on stderr, never an error in the cell.
     """
-    if not view.client.ids:
+    if stopped() or not view.client.ids:
         return
     try:
         pending = view.apply_async(engine.take_prints)
