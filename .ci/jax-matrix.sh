@@ -74,30 +74,11 @@ for target in "${@:-oldest newest}"; do
         build .venv-jax-newest "$(first_python /root/.pyenv/versions/3.12.1/bin/python python3.12)" \
           --upgrade jax jaxlib
         # JAX 0.12's XLA gives a gather only its argument's metadata: that notebook's saved
-        # outputs differ there. The multi-process notebook runs where a collective traced from
-        # files of different names returns: ipykernel names cell files after the process, and
-        # JAX 0.12.1 hangs there, without this package too (docs/multi-process.md).
+        # outputs differ there.
         echo "newest: communication notebook left out (outputs differ)"
         started=$SECONDS
-        # The probe mostly waits (up to 60 s for a hang): it runs beside the unit tests.
-        probe_log=$(mktemp)
-        .venv-jax-newest/bin/python .ci/collective_by_file_name.py >"$probe_log" 2>&1 &
-        probe_pid=$!
         unit .venv-jax-newest 2
-        left_out=()
-        probe=0
-        wait "$probe_pid" || probe=$?
-        cat "$probe_log"
-        rm -f "$probe_log"
-        case $probe in
-          0) ;;
-          1)
-            echo "newest: multi-process notebook left out (this JAX hangs in such a collective)"
-            left_out=(--ignore=notebooks/multi-process.ipynb)
-            ;;
-          *) FAILED+=(".venv-jax-newest: collective probe") ;;
-        esac
-        notebooks .venv-jax-newest --ignore=notebooks/communication.ipynb "${left_out[@]}"
+        notebooks .venv-jax-newest --ignore=notebooks/communication.ipynb
         echo "newest: tests took $((SECONDS - started)) s"
         ;;
       *)

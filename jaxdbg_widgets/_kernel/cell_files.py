@@ -18,6 +18,10 @@ _KERNEL_FILE = re.compile(r"[/\\]ipykernel_\d+[/\\](\d+\.py)$")
 _PX_MAGIC = re.compile(r"^%%px\b")
 # "1140406091.py" -> (the notebook cell that sent the code, the cell's lines above that code)
 _engine_files: dict[str, tuple[int, int]] = {}
+PROCESS_PART = r"^.*[/\\](?=ipykernel_\d+[/\\]\d+\.py$)|(?<=[/\\]ipykernel_)\d+(?=[/\\]\d+\.py$)"
+"""What of a cell file's name differs between processes (its folder and the process id in
+it): removed, every process writes ``ipykernel_/1140406091.py`` for the code of one cell."""
+_SHARED_FILE = re.compile(r"^ipykernel_[/\\](\d+\.py)$")
 
 
 def probe(shell: Any) -> None:
@@ -91,6 +95,19 @@ def _hashed_name(code: str) -> str | None:
     except ImportError:
         return None
     return f"{murmur2_x86(code, get_tmp_hash_seed())}.py"
+
+
+def local_file(filename: str) -> str:
+    """This process's own file for a cell file named as every process names it (see
+    :data:`PROCESS_PART`), so its lines can be read and its cell named; any other name as is."""
+    shared = _SHARED_FILE.match(filename)
+    if shared is None:
+        return filename
+    try:
+        from ipykernel.compiler import get_tmp_directory
+    except ImportError:
+        return filename
+    return os.path.join(get_tmp_directory(), shared.group(1))
 
 
 def cell_name(filename: str) -> str | None:

@@ -21,7 +21,9 @@ from jaxdbg_widgets.comms.hlo_syntax import (
     COMPUTATION,
     called_computations,
     closing_paren,
+    file_name,
     source_metadata,
+    unescape,
 )
 from jaxdbg_widgets.comms.shapes import ArrayShape, UnreadShape, flat_arrays, parse_shape, split_top
 
@@ -262,7 +264,8 @@ class _Reader:
         if table in ("FileNames", "FunctionNames"):
             match = _TABLE_STRING.match(row)
             if match:
-                self.tables[table][int(match.group(1))] = _unescape(match.group(2))
+                read = file_name if table == "FileNames" else unescape
+                self.tables[table][int(match.group(1))] = read(match.group(2))
             return
         match = _TABLE_FIELDS.match(row)
         if match:
@@ -344,9 +347,9 @@ class _Reader:
             groups=groups,
             groups_text=groups_text,
             dimension=int(dimension.group(1)) if dimension else None,
-            op_name=_unescape(op_name or ""),
+            op_name=unescape(op_name or ""),
             stack_frame_id=frame,
-            source_file=None if source_file is None else _unescape(source_file),
+            source_file=None if source_file is None else file_name(source_file),
             source_line=source_line,
         )
 
@@ -464,7 +467,3 @@ def _parents_shifted(stack: dict[int, object]) -> bool:
         isinstance(fields, dict) and fields.get("parent_frame_id") == frame_id
         for frame_id, fields in stack.items()
     )
-
-
-def _unescape(text: str) -> str:
-    return text.replace('\\"', '"').replace("\\\\", "\\")

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 
+from jaxdbg_widgets._kernel.cell_files import local_file
+
 COMPUTATION = re.compile(r"^(ENTRY\s+)?%?([^\s(]+)\s*\(.*\)\s*->\s*.*\{\s*$")
 """A computation's opening line: group 1 is ``ENTRY`` when it is the entry, group 2 its name."""
 
@@ -45,6 +47,17 @@ def source_metadata(metadata: str) -> tuple[str | None, str | None, int | None, 
         int(source_line.group(1)) if source_line else None,
         int(frame.group(1)) if frame else None,
     )
+
+
+def file_name(written: str) -> str:
+    """A file name as the compiled text writes it (escaped, and a cell's file alike for every
+    process of a job), as this process names that file."""
+    return local_file(unescape(written))
+
+
+def unescape(text: str) -> str:
+    """A string of the compiled text without its escapes."""
+    return text.replace('\\"', '"').replace("\\\\", "\\")
 
 
 def closing_paren(line: str, open_at: int) -> int:

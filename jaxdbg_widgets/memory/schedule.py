@@ -14,6 +14,7 @@ from jaxdbg_widgets.comms.hlo_syntax import (
     COMPUTATION,
     called_computations,
     closing_paren,
+    file_name,
     source_metadata,
 )
 from jaxdbg_widgets.comms.shapes import ArrayShape, UnreadShape, parse_shape, split_top
@@ -105,7 +106,7 @@ def _instruction(line: str) -> Instruction | None:
         index=int(index.group(1)) if index else None,
         op_name=op_name or "",
         stack_frame_id=frame,
-        source_file=source_file,
+        source_file=None if source_file is None else file_name(source_file),
         source_line=source_line,
         fusion_kind=_fusion_kind(rest) if opcode == "fusion" else "",
     )

@@ -13,7 +13,10 @@ import sys
 import threading
 from typing import Any
 
+from jaxdbg_widgets._kernel.cell_files import PROCESS_PART
+
 DEVICE_FLAG = "--xla_force_host_platform_device_count"
+FILE_NAMES_OPTION = "jax_hlo_source_file_canonicalization_regex"
 OUTBOX_CAPACITY = 100_000
 
 
@@ -24,10 +27,12 @@ def with_device_count(flags: str, count: int) -> str:
 
 
 def prepare(devices: int | None) -> dict[str, Any]:
-    """Set this engine's device count (read by JAX when it first picks its devices) and say
-    whether JAX was imported, has picked its devices, and joined a job already."""
+    """Set this engine's device count (read by JAX when it first picks its devices) and how its
+    programs name cell files, and say whether JAX was imported, has picked its devices, and
+    joined a job already."""
     if devices is not None:
         os.environ["XLA_FLAGS"] = with_device_count(os.environ.get("XLA_FLAGS", ""), devices)
+    name_cell_files_alike()
     answer: dict[str, Any] = {"pid": os.getpid(), "imported": "jax" in sys.modules}
     answer["joined"] = answer["imported"] and _joined()
     answer["started"] = answer["imported"] and _started()
@@ -37,6 +42,20 @@ def prepare(devices: int | None) -> dict[str, Any]:
         answer.update(process=jax.process_index(), processes=jax.process_count())
         answer["local_devices"] = jax.local_device_count()
     return answer
+
+
+def name_cell_files_alike() -> None:
+    """Have the programs this engine compiles name a cell's file as every other process does,
+    unless the user chose how JAX names files.
+
+    ipykernel keeps each process's cell files in a folder named after the process, and JAX
+    writes file names into compiled programs: from JAX 0.12.1 on CPU, a collective whose
+    programs differ in those names never returns. Lines and cells stay named.
+    """
+    import jax
+
+    if getattr(jax.config, FILE_NAMES_OPTION) is None:
+        jax.config.update(FILE_NAMES_OPTION, PROCESS_PART)
 
 
 def _started() -> bool:

@@ -46,7 +46,8 @@ def cluster(
 
     Each engine becomes process ``rank`` of the job, in the order of its engine id.
     ``devices_per_engine`` simulated CPU devices are set on each engine (``None`` leaves its
-    ``XLA_FLAGS`` alone, e.g. on GPUs). ``client`` attaches to engines started elsewhere
+    ``XLA_FLAGS`` alone, e.g. on GPUs), and every engine's programs name a cell's file alike
+    (see :func:`jaxdbg_widgets.multiprocess.engine.name_cell_files_alike`). ``client`` attaches to engines started elsewhere
     (``ipcluster start``, other hosts); ``cluster_options`` go to ``ipyparallel.Cluster``
     (``profile_dir``, ``cluster_id``, ...). Calling it again on a joined job only reloads the
     extension. Raises RuntimeError when an engine cannot take the device count or join.

@@ -64,6 +64,26 @@ def test_the_cluster_is_one_job_of_four_processes_with_two_devices_each(cluster_
         assert f"devices {process} 8 2" in px_output(result)
 
 
+PX_FILE_NAMES = """%%px
+import re
+
+def twice(v):
+    return v * 2
+
+text = jax.jit(twice).lower(x).compile().as_text()
+print("cell files", sorted(set(re.findall(r'"([^"]*ipykernel_[^"]*)"', text))))
+"""
+
+
+def test_every_process_programs_name_a_cells_file_alike(cluster_kernel):
+    result = cluster_kernel.execute(PX_FILE_NAMES, timeout=120)
+    assert result.error is None, result.error
+    shown = px_output(result).splitlines()
+    named = [line[line.index("cell files") :] for line in shown if "cell files" in line]
+    assert len(named) == 4 and len(set(named)) == 1, named
+    assert named[0].startswith("cell files ['ipykernel_/") and named[0].endswith(".py']")
+
+
 def test_prints_of_every_process_reach_the_cell_labelled_and_the_log_in_order(cluster_kernel):
     assert cluster_kernel.execute(PX_SETUP, timeout=180).error is None
     cluster_kernel.execute("jdw.session_log().clear()")

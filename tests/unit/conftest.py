@@ -33,6 +33,7 @@ JAX_DEBUG_NAMES = (
     "inspect_array_sharding",
 )
 JAX_FLAGS = ("jax_debug_nans", "jax_debug_infs")
+FILE_NAMES = "jax_hlo_source_file_canonicalization_regex"
 
 
 @dataclass(frozen=True)
@@ -116,6 +117,11 @@ REGISTRIES = (
     Registry("the print sinks", lambda: sinks._sinks, _write_sinks),
     Registry("jax.debug's functions", _read_jax_debug, _write_jax_debug),
     Registry("JAX's NaN/Inf checks", _read_flags, _write_flags),
+    Registry(
+        "how JAX names files in programs",
+        lambda: getattr(jax.config, FILE_NAMES),
+        lambda saved: jax.config.update(FILE_NAMES, saved),
+    ),
     Registry("the extension's loaded state", _read_extension, _write_extension),
     Registry("the compile reports being recorded", _read_recorders, _write_recorders),
     Registry(

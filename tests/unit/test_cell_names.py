@@ -4,6 +4,8 @@ report's source header."""
 
 from __future__ import annotations
 
+import os
+import re
 from types import SimpleNamespace
 
 import pytest
@@ -65,3 +67,26 @@ def test_code_a_px_cell_sent_to_the_engines_is_named_after_that_cell(monkeypatch
     plain = murmur2_x86("z = 1\n", get_tmp_hash_seed())
     other = f"/tmp/ipykernel_5151/{plain}.py"
     assert cell_files.cell_name(other) is None
+
+
+def test_every_process_names_a_cells_file_alike_and_other_files_as_they_are():
+    same = {
+        re.sub(cell_files.PROCESS_PART, "", name)
+        for name in (CELL_FILE, "/var/T/ipykernel_7/1187764415.py")
+    }
+    assert same == {"ipykernel_/1187764415.py"}
+    for kept in ("/home/u/model.py", "/home/u/myipykernel_1/2.py", "/tmp/ipykernel_1/notes.py"):
+        assert re.sub(cell_files.PROCESS_PART, "", kept) == kept
+
+
+def test_a_cell_file_named_alike_is_this_process_file_and_its_cell(monkeypatch):
+    from ipykernel.compiler import get_tmp_directory
+
+    own = os.path.join(get_tmp_directory(), "1187764415.py")
+    assert cell_files.local_file("ipykernel_/1187764415.py") == own
+    assert cell_files.local_file("/home/u/model.py") == "/home/u/model.py"
+    shell = SimpleNamespace(compile=SimpleNamespace(format_code_name={own: ("Cell", "In[5]")}.get))
+    monkeypatch.setattr(cell_files, "running_shell", lambda: shell)
+    text = MODULE.replace("/home/u/model.py", "ipykernel_/1187764415.py")
+    comms = communication_map_from_text(text, axis_names=("x", "y"), mesh_shape=(2, 4))
+    assert any("from line 41 of In[5]" in sentence for sentence in comms.summary())

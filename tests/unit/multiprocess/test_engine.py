@@ -5,8 +5,19 @@ import sys
 
 import pytest
 
+from jaxdbg_widgets._kernel.cell_files import PROCESS_PART
 from jaxdbg_widgets.core.sinks import PrintRecord
 from jaxdbg_widgets.multiprocess import engine
+
+
+@pytest.fixture(autouse=True)
+def file_names_put_back():
+    """prepare sets how this process's JAX names files in programs: each test puts it back."""
+    import jax
+
+    before = getattr(jax.config, engine.FILE_NAMES_OPTION)
+    yield
+    jax.config.update(engine.FILE_NAMES_OPTION, before)
 
 
 def test_the_device_count_flag_is_set_and_an_old_one_replaced():
@@ -24,6 +35,17 @@ def test_prepare_sets_this_process_flags_and_says_jax_is_imported(monkeypatch):
     assert answer["pid"] == os.getpid()
     assert answer["imported"] is ("jax" in sys.modules)
     assert answer["joined"] is False  # this test process never ran jax.distributed
+
+
+def test_prepare_has_programs_name_cell_files_alike_unless_the_user_chose():
+    import jax
+
+    jax.config.update(engine.FILE_NAMES_OPTION, None)
+    engine.prepare(None)
+    assert getattr(jax.config, engine.FILE_NAMES_OPTION) == PROCESS_PART
+    jax.config.update(engine.FILE_NAMES_OPTION, r"^/srv/")
+    engine.prepare(None)
+    assert getattr(jax.config, engine.FILE_NAMES_OPTION) == r"^/srv/"
 
 
 def test_prepare_with_no_device_count_leaves_the_flags(monkeypatch):
@@ -80,3 +102,23 @@ def test_prepare_says_jax_already_picked_its_devices(monkeypatch):
     monkeypatch.setenv("XLA_FLAGS", os.environ.get("XLA_FLAGS", ""))
     jax.devices()
     assert engine.prepare(2)["started"] is True
+
+
+def test_jax_writes_a_cells_file_alike_and_the_readers_take_it_as_this_process_file():
+    import jax
+    import jax.numpy as jnp
+    from ipykernel.compiler import get_tmp_directory
+
+    from jaxdbg_widgets.comms.hlo import read_hlo
+    from jaxdbg_widgets.memory.schedule import read_schedule
+
+    own = os.path.join(get_tmp_directory(), "4242.py")
+    space: dict = {}
+    exec(compile("def f(x):\n    return jnp.sin(x).sum()\n", own, "exec"), {"jnp": jnp}, space)
+    engine.name_cell_files_alike()
+    text = jax.jit(space["f"]).lower(jnp.ones(4)).compile().as_text()
+    assert '"ipykernel_/4242.py"' in text and get_tmp_directory() not in text
+    # JAX writes file names in a table of frames, or (older JAX) in each instruction
+    framed = {frame.file for frame in read_hlo(text).frames.values()}
+    written = {i.source_file for ops in read_schedule(text).computations.values() for i in ops}
+    assert own in framed | written and "ipykernel_/4242.py" not in framed | written
