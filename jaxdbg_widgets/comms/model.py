@@ -21,6 +21,7 @@ from jaxdbg_widgets._kernel import cell_files
 from jaxdbg_widgets.comms.cost import member_traffic, sent_per_device
 from jaxdbg_widgets.comms.groups import AxesSpan, axes_span, pair_span
 from jaxdbg_widgets.comms.hlo import Frame, HloCollective, HloModuleText, Loop, Unread
+from jaxdbg_widgets.comms.hlo_syntax import file_name, source_metadata, unescape
 from jaxdbg_widgets.core.callsite import is_internal_file
 from jaxdbg_widgets.memory.program import ProgramMemory
 from jaxdbg_widgets.memory.units import human_bytes
@@ -510,16 +511,8 @@ def _sentence(kind: str, group: list[Collective]) -> str:
 
 def _remat(text: str, frames: dict[int, Frame]) -> RematWarning:
     """A warning tied to the stack frame or source line its HLO metadata names, if any."""
-    frame = re.search(r"stack_frame_id=(\d+)", text)
-    source_file = re.search(r'source_file="([^"]*)"', text)
-    line = re.search(r"source_line=(\d+)", text)
-    op_name = re.search(r'op_name="([^"]*)"', text)
-    source = source_line(
-        frames,
-        int(frame.group(1)) if frame else None,
-        source_file.group(1) if source_file else None,
-        int(line.group(1)) if line else None,
-        op_name.group(1) if op_name else "",
-    )
+    op_name, source_file, line, frame = source_metadata(text)
+    filename = None if source_file is None else file_name(source_file)
+    source = source_line(frames, frame, filename, line, unescape(op_name or ""))
     known = source.line is not None or source.function
     return RematWarning(text.strip(), source if known else None)

@@ -11,6 +11,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from jaxdbg_widgets._kernel.cell_files import local_file
 from jaxdbg_widgets.compiles.model import Constant, LineSize, ProgramSize
 from jaxdbg_widgets.compiles.signature import UNKNOWN_SITE, Site
 from jaxdbg_widgets.core import _jax_internals as internals
@@ -118,7 +119,8 @@ def _operations(operation: Any) -> Iterator[Any]:
 
 def _location_frame(location: str) -> tuple[str, str, int] | None:
     """The function, file and line of the innermost user frame in an MLIR location."""
-    for function, filename, lineno in _LOCATION_FRAME.findall(location):
+    for function, written, lineno in _LOCATION_FRAME.findall(location):
+        filename = local_file(written)
         if not _internal_file(filename):
             return function, filename, int(lineno)
     return None

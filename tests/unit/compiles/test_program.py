@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -113,3 +115,25 @@ def test_without_the_lowered_module_hlo_true_keeps_the_jaxpr_sizes(monkeypatch):
         jax.jit(lambda x: jnp.tan(x) * 6.0)(jnp.ones(4))
     [program] = [p for p in report.programs if p.name == "<lambda>"]
     assert program.size.equations == 2 and program.size.hlo == 0
+
+
+def test_operations_of_a_cell_named_alike_for_every_process_are_on_this_process_lines():
+    from ipykernel.compiler import get_tmp_directory
+
+    from jaxdbg_widgets.multiprocess import engine
+
+    own = os.path.join(get_tmp_directory(), "5151.py")
+    code = "def cell(x):\n    return jnp.sin(x) * 2.0\n"
+    space: dict = {}
+    exec(compile(code, own, "exec"), {"jnp": jnp}, space)
+    before = getattr(jax.config, engine.FILE_NAMES_OPTION)
+    try:
+        engine.name_cell_files_alike()
+        with watch_compiles(hlo=True) as report:
+            jax.jit(space["cell"])(jnp.ones(4))
+    finally:
+        jax.config.update(engine.FILE_NAMES_OPTION, before)
+    [program] = [p for p in report.programs if p.name == "cell"]
+    [line] = [s for s in program.size.lines if s.site.lineno == 2]
+    assert line.site.filename == own and line.equations == 2 and line.hlo >= 2
+    assert all("ipykernel_/" not in s.site.filename for s in program.size.lines)
