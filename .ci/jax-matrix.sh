@@ -3,8 +3,9 @@
 #   .venv-jax-oldest  Python 3.11, JAX 0.7.0 with Colab's ipykernel/IPython (.ci/jax-constraints-oldest.txt):
 #                     the unit tests in random order (seed 1), the kernel tests, nbval over the notebooks
 #   .venv-jax-newest  Python 3.12, the newest JAX pip resolves: the unit tests in random order
-#                     (seed 2) and nbval; its kernel tests run in .ci/colab.sh (the same JAX under
-#                     Colab's kernel) and in the main environment (the same ipykernel)
+#                     (seed 2), the job debugger's kernel tests and nbval; its other kernel tests
+#                     run in .ci/colab.sh (the same JAX under Colab's kernel) and in the main
+#                     environment (the same ipykernel)
 # Usage: .ci/jax-matrix.sh [oldest|newest]...   (both when none is named)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -78,6 +79,10 @@ for target in "${@:-oldest newest}"; do
         echo "newest: communication notebook left out (outputs differ)"
         started=$SECONDS
         unit .venv-jax-newest 2
+        # The job debugger on the JAX whose collectives need every process's cell files named
+        # alike (docs/multi-process.md): the main environment runs its other kernel tests.
+        .venv-jax-newest/bin/python -m pytest -q tests/kernel/test_multiprocess_kernel.py ||
+          FAILED+=(".venv-jax-newest: job debugger")
         notebooks .venv-jax-newest --ignore=notebooks/communication.ipynb
         echo "newest: tests took $((SECONDS - started)) s"
         ;;
