@@ -1,4 +1,5 @@
-"""``In[N]`` names for the files IPython compiles cell code to, on IPython 7 to 9."""
+"""``In[N]`` names for the files IPython compiles cell code to, on IPython 7 to 9, and the one
+name every process of a job gives a cell's file in the programs it compiles."""
 
 from __future__ import annotations
 
