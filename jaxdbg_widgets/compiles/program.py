@@ -35,6 +35,8 @@ def sub_jaxprs(params: dict[str, Any]) -> Iterator[Any]:
 
 _internal_file = functools.lru_cache(maxsize=4096)(is_internal_file)
 """``is_internal_file`` once per file name: a program repeats the same few files many times."""
+_local_file = functools.lru_cache(maxsize=4096)(local_file)
+"""``local_file`` once per file name, for the same reason."""
 
 
 def _user_line(eqn: Any) -> tuple[str, int] | None:
@@ -120,7 +122,7 @@ def _operations(operation: Any) -> Iterator[Any]:
 def _location_frame(location: str) -> tuple[str, str, int] | None:
     """The function, file and line of the innermost user frame in an MLIR location."""
     for function, written, lineno in _LOCATION_FRAME.findall(location):
-        filename = local_file(written)
+        filename = _local_file(written)
         if not _internal_file(filename):
             return function, filename, int(lineno)
     return None

@@ -20,6 +20,7 @@ import pytest
 from jaxdbg_widgets import _capabilities
 from jaxdbg_widgets.core import jax_registry, sinks
 from jaxdbg_widgets.debugger.widget import ended
+from jaxdbg_widgets.multiprocess.engine import FILE_NAMES_OPTION
 
 EXTENSION = "jaxdbg_widgets.notebook.extension"
 
@@ -33,7 +34,6 @@ JAX_DEBUG_NAMES = (
     "inspect_array_sharding",
 )
 JAX_FLAGS = ("jax_debug_nans", "jax_debug_infs")
-FILE_NAMES = "jax_hlo_source_file_canonicalization_regex"
 
 
 @dataclass(frozen=True)
@@ -119,8 +119,8 @@ REGISTRIES = (
     Registry("JAX's NaN/Inf checks", _read_flags, _write_flags),
     Registry(
         "how JAX names files in programs",
-        lambda: getattr(jax.config, FILE_NAMES),
-        lambda saved: jax.config.update(FILE_NAMES, saved),
+        lambda: getattr(jax.config, FILE_NAMES_OPTION),
+        lambda saved: jax.config.update(FILE_NAMES_OPTION, saved),
     ),
     Registry("the extension's loaded state", _read_extension, _write_extension),
     Registry("the compile reports being recorded", _read_recorders, _write_recorders),
@@ -176,3 +176,11 @@ def registries_restored(request: pytest.FixtureRequest) -> Iterator[None]:
     leaked = restore(saved)
     if leaked:
         pytest.fail(f"{request.node.nodeid} left {', '.join(leaked)} changed", pytrace=False)
+
+
+@pytest.fixture
+def file_names_kept() -> Iterator[None]:
+    """Put back how JAX names files in programs, for a test that has an engine set it."""
+    before = getattr(jax.config, FILE_NAMES_OPTION)
+    yield
+    jax.config.update(FILE_NAMES_OPTION, before)

@@ -117,7 +117,9 @@ def test_without_the_lowered_module_hlo_true_keeps_the_jaxpr_sizes(monkeypatch):
     assert program.size.equations == 2 and program.size.hlo == 0
 
 
-def test_operations_of_a_cell_named_alike_for_every_process_are_on_this_process_lines():
+def test_operations_of_a_cell_named_alike_for_every_process_are_on_this_process_lines(
+    file_names_kept,
+):
     from ipykernel.compiler import get_tmp_directory
 
     from jaxdbg_widgets.multiprocess import engine
@@ -126,13 +128,9 @@ def test_operations_of_a_cell_named_alike_for_every_process_are_on_this_process_
     code = "def cell(x):\n    return jnp.sin(x) * 2.0\n"
     space: dict = {}
     exec(compile(code, own, "exec"), {"jnp": jnp}, space)
-    before = getattr(jax.config, engine.FILE_NAMES_OPTION)
-    try:
-        engine.name_cell_files_alike()
-        with watch_compiles(hlo=True) as report:
-            jax.jit(space["cell"])(jnp.ones(4))
-    finally:
-        jax.config.update(engine.FILE_NAMES_OPTION, before)
+    engine.name_cell_files_alike()
+    with watch_compiles(hlo=True) as report:
+        jax.jit(space["cell"])(jnp.ones(4))
     [program] = [p for p in report.programs if p.name == "cell"]
     [line] = [s for s in program.size.lines if s.site.lineno == 2]
     assert line.site.filename == own and line.equations == 2 and line.hlo >= 2

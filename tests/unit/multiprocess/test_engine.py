@@ -9,15 +9,8 @@ from jaxdbg_widgets._kernel.cell_files import PROCESS_PART
 from jaxdbg_widgets.core.sinks import PrintRecord
 from jaxdbg_widgets.multiprocess import engine
 
-
-@pytest.fixture(autouse=True)
-def file_names_put_back():
-    """prepare sets how this process's JAX names files in programs: each test puts it back."""
-    import jax
-
-    before = getattr(jax.config, engine.FILE_NAMES_OPTION)
-    yield
-    jax.config.update(engine.FILE_NAMES_OPTION, before)
+# prepare sets how this process's JAX names files in programs: each test puts it back
+pytestmark = pytest.mark.usefixtures("file_names_kept")
 
 
 def test_the_device_count_flag_is_set_and_an_old_one_replaced():
