@@ -19,6 +19,8 @@ _KERNEL_FILE = re.compile(r"[/\\]ipykernel_\d+[/\\](\d+\.py)$")
 _PX_MAGIC = re.compile(r"^%%px\b")
 # "1140406091.py" -> (the notebook cell that sent the code, the cell's lines above that code)
 _engine_files: dict[str, tuple[int, int]] = {}
+# On an engine: its own file of a ``%%px`` cell's code -> the same, as the notebook said
+_notebook_cells: dict[str, tuple[int, int]] = {}
 PROCESS_PART = r"^.*[/\\](?=ipykernel_\d+[/\\]\d+\.py$)|(?<=[/\\]ipykernel_)\d+(?=[/\\]\d+\.py$)"
 """What of a cell file's name differs between processes (its folder and the process id in
 it): removed, every process writes ``ipykernel_/1140406091.py`` for the code of one cell."""
@@ -62,29 +64,60 @@ def remember_cell_history(shell: Any) -> None:
         remember_cell_file(shell, code, len(history) - 1)
 
 
-def remember_engine_cell(raw_cell: str, number: int | None) -> None:
-    """Note the file each engine compiles a ``%%px`` cell's code to, so that code is named
-    after the notebook's ``In[number]`` too, never the engine's temporary file.
+def remember_engine_cell(raw_cell: str, number: int | None) -> bool:
+    """In the notebook: note the file each engine compiles a ``%%px`` cell's code to, so that
+    code is named after the notebook's ``In[number]`` and counted in its lines, never after an
+    engine's temporary file; whether ``raw_cell`` is such a cell."""
+    if number is None or (found := _px_files(raw_cell)) is None:
+        return False
+    names, above = found
+    _engine_files.update(dict.fromkeys(names, (number, above)))
+    return True
+
+
+def name_notebook_cell(raw_cell: str, number: int | None) -> None:
+    """On an engine: note that the ``%%px`` cell about to run is the notebook's ``In[number]``,
+    so what this process draws names its code and lines as the notebook shows them, never
+    after the engine's own count of the cells it ran."""
+    folder = _tmp_directory()
+    if number is None or folder is None or (found := _px_files(raw_cell)) is None:
+        return
+    names, above = found
+    _notebook_cells.update({os.path.join(folder, name): (number, above) for name in names})
+
+
+def _px_files(raw_cell: str) -> tuple[set[str], int] | None:
+    """The base names every process gives the code of a ``%%px`` cell, and the cell's lines
+    above that code; ``None`` for any other cell.
 
     ipykernel names a cell's file after a hash of its code, the same in every process; the
     engines run the cell's body, which IPython hands the magic with a final newline.
     """
     stripped = raw_cell.lstrip("\n")
     first, _, body = stripped.partition("\n")
-    if number is None or not _PX_MAGIC.match(first):
-        return
+    if not _PX_MAGIC.match(first):
+        return None
     above = len(raw_cell) - len(stripped) + 1  # blank lines, then the magic's own line
-    for code in {body, body.rstrip("\n") + "\n", body.rstrip("\n")}:
-        name = _hashed_name(code)
-        if name is not None:
-            _engine_files[name] = (number, above)
+    codes = {body, body.rstrip("\n") + "\n", body.rstrip("\n")}
+    names = {name for name in map(_hashed_name, codes) if name is not None}
+    return names, above
 
 
-def engine_line(filename: str, lineno: int) -> int:
-    """``lineno`` in an engine's file of a ``%%px`` cell's code as a line of that notebook cell
-    (the magic's line comes first); any other file's line as it is."""
+def _px_cell(filename: str) -> tuple[int, int] | None:
+    """The notebook cell whose ``%%px`` code ``filename`` holds, and its lines above that code:
+    as the notebook told this engine, or, in the notebook, for another process's file."""
+    if filename in _notebook_cells:
+        return _notebook_cells[filename]
     engine = _KERNEL_FILE.search(filename)
-    known = _engine_files.get(engine.group(1)) if engine is not None else None
+    if engine is None or os.path.dirname(filename) == _tmp_directory():
+        return None
+    return _engine_files.get(engine.group(1))
+
+
+def cell_line(filename: str, lineno: int) -> int:
+    """``lineno`` as the user counts it: in a file of a ``%%px`` cell's code, the line of that
+    notebook cell (the magic's line comes first); in any other file, as it is."""
+    known = _px_cell(filename)
     return lineno + known[1] if known is not None else lineno
 
 
@@ -102,32 +135,36 @@ def local_file(filename: str) -> str:
     """This process's own file for a cell file named as every process names it (see
     :data:`PROCESS_PART`), so its lines can be read and its cell named; any other name as is."""
     shared = _SHARED_FILE.match(filename)
-    if shared is None:
-        return filename
+    folder = _tmp_directory() if shared is not None else None
+    return os.path.join(folder, shared.group(1)) if shared and folder else filename
+
+
+def _tmp_directory() -> str | None:
+    """The folder ipykernel keeps this process's cell files in (``None``: unknown here)."""
     try:
         from ipykernel.compiler import get_tmp_directory
     except ImportError:
-        return filename
-    return os.path.join(get_tmp_directory(), shared.group(1))
+        return None
+    return get_tmp_directory()
 
 
 def cell_name(filename: str) -> str | None:
-    """``In[3]`` for code IPython compiled from cell 3 (here, or on an engine from a ``%%px``
-    cell), else ``None``."""
+    """``In[3]`` for code IPython compiled from cell 3 (here, or on an engine from the notebook's
+    ``%%px`` cell 3, which an engine's own count would name otherwise), else ``None``."""
     old_style = _OLD_CELL_FILE.match(filename)
     if old_style is not None:
         return f"In[{old_style.group(1)}]"
     if filename in _cell_files:
         return f"In[{_cell_files[filename]}]"
+    if filename in _notebook_cells:
+        return f"In[{_notebook_cells[filename][0]}]"
     compiler = getattr(running_shell(), "compile", None)
     format_code_name = getattr(compiler, "format_code_name", None)
     named = format_code_name(filename) if format_code_name is not None else None
     if named is not None:
         return named[1]
-    engine = _KERNEL_FILE.search(filename)
-    if engine is not None and engine.group(1) in _engine_files:
-        return f"In[{_engine_files[engine.group(1)][0]}]"
-    return None
+    known = _px_cell(filename)
+    return f"In[{known[0]}]" if known is not None else None
 
 
 def short_name(filename: str) -> str:

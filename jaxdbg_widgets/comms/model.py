@@ -48,7 +48,8 @@ class SourceLine:
         """``line 41 of model.py``, or the op name when no line is known."""
         if self.line is None:
             return f"op {self.function}" if self.function else "an unknown line"
-        return f"line {self.line} of {cell_files.short_name(self.file) or '?'}"
+        line = cell_files.cell_line(self.file, self.line)
+        return f"line {line} of {cell_files.short_name(self.file) or '?'}"
 
 
 @dataclass(frozen=True)

@@ -104,11 +104,11 @@ def _line(comms: CommunicationModel, group: Any) -> dict[str, Any]:
     loops = sorted({c.executions or 0 for c in comms.on_line(group) if c.in_loop})
     return {
         "file": source.file,
-        "line": source.line,
+        "line": None if source.line is None else cell_files.cell_line(source.file, source.line),
         "function": source.function,
         "origin": source.origin,
         "label": source.label,
-        "callers": [f"{_base(f)}:{n} {fn}" for f, n, fn in source.callers],
+        "callers": [f"{_base(f)}:{cell_files.cell_line(f, n)} {fn}" for f, n, fn in source.callers],
         "sent": group.sent_per_step,
         "human": human_bytes(group.sent_per_step),
         "collectives": list(group.collectives),
@@ -131,7 +131,7 @@ def _sources(comms: CommunicationModel) -> list[dict[str, Any]]:
         for n in sorted(numbers):
             text = linecache.getline(file, n)
             if text and budget > 0:
-                lines.append([n, text.rstrip("\n")])
+                lines.append([cell_files.cell_line(file, n), text.rstrip("\n")])
                 budget -= 1
         files.append({"file": file, "name": _base(file), "lines": lines})
     return files

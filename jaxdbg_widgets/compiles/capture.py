@@ -33,10 +33,11 @@ _JAX_DIR = os.path.dirname(os.path.abspath(jax.__file__)) + os.sep
 
 def place(filename: str, lineno: int) -> Site:
     """A site labelled ``In[3]:2`` for a notebook cell, ``train.py:12`` for a file."""
-    from jaxdbg_widgets._kernel.cell_files import cell_name
+    from jaxdbg_widgets._kernel.cell_files import cell_line, cell_name
 
     cell = cell_name(filename)
-    label = f"{cell}:{lineno}" if cell else f"{os.path.basename(filename)}:{lineno}"
+    shown = cell_line(filename, lineno)
+    label = f"{cell}:{shown}" if cell else f"{os.path.basename(filename)}:{lineno}"
     return Site(filename, lineno, label)
 
 

@@ -1,10 +1,13 @@
-"""Every engine's prints in the notebook's print log, labelled with their JAX process.
+"""Every engine's prints in the notebook's print log, labelled with their JAX process, and the
+notebook's number of each ``%%px`` cell on every engine.
 
 The lines themselves reach the ``%%px`` cell live as each engine's stdout (ipyparallel
 forwards it, ``[stdout:N]``), each carrying its ``[process N]`` label. The records behind them
 (call site, time, value summaries) wait in each engine's outbox; after every notebook cell
 one ``apply_async`` takes them all, in print order per process, into the session log under
-that cell. Nothing else crosses between the processes for printing.
+that cell. Nothing else crosses between the processes for printing. Before each ``%%px``
+cell, one more ``apply_async`` tells the engines the cell's number, so that the maps, reports
+and debugger views the engines make name ``In[N]`` and its lines as the notebook shows them.
 """
 
 from __future__ import annotations
@@ -34,12 +37,27 @@ def attach(ip: Any, view: Any) -> Callable[[], None]:
 
     def before(info: Any) -> None:
         started[0] = cells.current_cell()
-        cell_files.remember_engine_cell(getattr(info, "raw_cell", "") or "", started[0])
+        raw_cell = getattr(info, "raw_cell", "") or ""
+        # a cell run without history has no number of its own: IPython names its code after
+        # the count as it stands, and so do the engines
+        number = started[0] if started[0] is not None else getattr(ip, "execution_count", None)
+        if cell_files.remember_engine_cell(raw_cell, number) and not stopped():
+            name_cell_on_engines(view, raw_cell, number)
 
     def after(_result: Any) -> None:
         collect(view, started[0], stopped=stopped)
 
     return _hooks.attach(ip, before, after)
+
+
+def name_cell_on_engines(view: Any, raw_cell: str, number: int | None) -> None:
+    """Tell every engine of ``view`` which notebook cell the ``%%px`` cell about to run is, so
+    what the engines draw names ``In[number]`` and its lines; sent before the magic sends the
+    code, the engines learn it first. A request that cannot be sent is one line on stderr."""
+    try:
+        view.apply_async(cell_files.name_notebook_cell, raw_cell, number)
+    except Exception as err:
+        print(f"jaxdbg: could not name the cell on the engines: {one_line(err)}", file=sys.stderr)
 
 
 def _stop_check(client: Any) -> Callable[[], bool]:
@@ -95,7 +113,7 @@ def _deliver(done: Any, cell: int | None) -> None:
     for answer in answers:
         for fields in answer["records"]:
             record = PrintRecord(*fields)
-            lineno = cell_files.engine_line(record.filename or "", record.lineno)
+            lineno = cell_files.cell_line(record.filename or "", record.lineno)
             log.add_from(record._replace(lineno=lineno), cell)
     dropped = sum(answer["dropped"] for answer in answers)
     if dropped:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from jaxdbg_widgets._kernel import cell_files
 from jaxdbg_widgets.nans.report import NonfiniteReport, Origin
 
 SHARDS_LISTED = 16
@@ -15,7 +16,10 @@ def origin_lines(origin: Origin, heading: str) -> list[str]:
     lines.append(f"  line: {source.describe()}" if source else "  line: (no user frame)")
     direction = origin.direction
     if origin.forward_line is not None:
-        direction += f" (differentiates line {origin.forward_line.lineno})"
+        forward = origin.forward_line
+        direction += (
+            f" (differentiates line {cell_files.cell_line(forward.filename, forward.lineno)})"
+        )
     lines.append(f"  pass: {direction}")
     if origin.rule:
         lines.append(f"  rule: {origin.rule}")

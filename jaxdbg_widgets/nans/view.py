@@ -23,7 +23,8 @@ def _source(origin: Origin) -> SourceView | None:
         text = linecache.getline(line.filename, number)
         if not text and number > line.lineno:
             break
-        rows.append({"lineno": number, "text": text.rstrip("\n"), "marked": number == line.lineno})
+        shown = cell_files.cell_line(line.filename, number)
+        rows.append({"lineno": shown, "text": text.rstrip("\n"), "marked": number == line.lineno})
     where = cell_files.cell_name(line.filename) or line.filename
     return {"filename": where, "function": line.function, "lines": rows}
 
@@ -45,7 +46,9 @@ def report_view(report: NonfiniteReport) -> NonfiniteView:
     else:
         where = report.origin.source
         headline = f"{report.heading} from {report.origin.primitive}" + (
-            f" at line {where.lineno} in {where.function}" if where else ""
+            f" at line {cell_files.cell_line(where.filename, where.lineno)} in {where.function}"
+            if where
+            else ""
         )
     origins: list[OriginView] = []
     if report.origin is not None:

@@ -201,6 +201,36 @@ def test_the_compiles_of_every_process_are_one_report_in_the_notebook(cluster_ke
     assert any("p3: scale_it" in t for t in magic.data("text/plain"))
 
 
+PX_SITES = """%%px
+def halve(v):
+    return jax.lax.psum(v / 2, "x")
+
+halved = jax.jit(jax.shard_map(halve, mesh=mesh, in_specs=P("x"), out_specs=P()))
+halved(x)
+print("map:", jdw.communication_map(halved, x).summary()[0])
+"""
+
+JOB_SITES = """
+import json
+import jaxdbg_widgets as jdw
+sites = {p.call_site.label for p in jdw.cluster_compiles().programs if "halve" in p.name}
+print(json.dumps(sorted(sites)))
+"""
+
+
+def test_what_the_engines_draw_names_the_notebooks_cell_and_its_lines(cluster_kernel):
+    assert cluster_kernel.execute(PX_SETUP, timeout=180).error is None
+    result = cluster_kernel.execute(PX_SITES, timeout=180)
+    assert result.error is None, result.error
+    number = result.reply["content"]["execution_count"]
+    maps = [line for line in px_output(result).splitlines() if "map:" in line]
+    assert len(maps) == 4, maps
+    assert all(line.endswith(f"from line 3 of In[{number}]") for line in maps), (number, maps)
+    shown = cluster_kernel.execute(JOB_SITES, timeout=60)
+    assert shown.error is None, shown.error
+    assert json.loads(shown.stdout.strip().splitlines()[-1]) == [f"In[{number}]:6"]
+
+
 # Breakpoints on every process: one widget in the notebook, answered with comm messages.
 
 WIDGET_ID = "jaxdbg_widgets.debugger.widget.widget.DebuggerWidget"
@@ -313,6 +343,21 @@ def test_a_breakpoint_on_every_process_opens_one_widget_compare_continue_one_and
     for process in range(4):  # 3 x the sum of every process's (10 p, 10 p + 1)
         assert f"total {process} 372.0" in out
     assert len([m for m in result.messages if _debugger_open(m)]) == 1, "one widget for the job"
+
+
+def test_the_job_debugger_names_the_notebooks_cell_and_its_lines(cluster_kernel):
+    dbg = JobDebugging(cluster_kernel)
+    if not _every_hit(dbg.view):
+        dbg.wait(_every_hit)
+    header, source = dbg.view["header"], dbg.view["source"]
+    dbg.send({"type": "command", "line": "c"}, lambda v: v["status"] == "continue")
+    result = dbg.finish()
+    assert result.error is None, result.error
+    number = result.reply["content"]["execution_count"]
+    assert (header["file"], header["line"]) == (f"In[{number}]", 4), header  # the magic is line 1
+    assert header["location"] == f"on_device (In[{number}]:4)", header
+    assert source["first"] == 2 and "on_device" in source["lines"][0], source  # the def's line
+    assert source["current"] == 2 and "breakpoint" in source["lines"][2], source
 
 
 def test_quit_stops_every_process_and_the_engines_run_the_next_cell(cluster_kernel):

@@ -18,6 +18,7 @@ import jax
 import pytest
 
 from jaxdbg_widgets import _capabilities
+from jaxdbg_widgets._kernel import cell_files
 from jaxdbg_widgets.core import jax_registry, sinks
 from jaxdbg_widgets.debugger.widget import ended
 from jaxdbg_widgets.multiprocess.engine import FILE_NAMES_OPTION
@@ -112,6 +113,18 @@ def _read_recorders() -> tuple[Any, ...]:
     return recorder.active()
 
 
+def _read_px_cells() -> tuple[dict[str, Any], ...]:
+    return (dict(cell_files._engine_files), dict(cell_files._notebook_cells))
+
+
+def _write_px_cells(saved: tuple[dict[str, Any], ...]) -> None:
+    for kept, entries in zip(
+        (cell_files._engine_files, cell_files._notebook_cells), saved, strict=True
+    ):
+        kept.clear()
+        kept.update(entries)
+
+
 REGISTRIES = (
     Registry("JAX's debugger registry", jax_registry.snapshot, _write_debuggers),
     Registry("the print sinks", lambda: sinks._sinks, _write_sinks),
@@ -123,6 +136,7 @@ REGISTRIES = (
         lambda saved: jax.config.update(FILE_NAMES_OPTION, saved),
     ),
     Registry("the extension's loaded state", _read_extension, _write_extension),
+    Registry("the notebook cells of %%px code", _read_px_cells, _write_px_cells),
     Registry("the compile reports being recorded", _read_recorders, _write_recorders),
     Registry(
         "the ended sessions' widgets kept open",

@@ -40,15 +40,21 @@ class FrameView:
         """The file as the user knows it (``In[3]`` for a cell), asked of the kernel once."""
         return display_filename(self.filename)
 
+    @functools.cached_property
+    def shown_line(self) -> int:
+        """The line as the user counts it (a line of the notebook's ``%%px`` cell for an
+        engine's file of its code)."""
+        return cell_files.cell_line(self.filename, self.lineno)
+
     @property
     def label(self) -> str:
-        """``function (file:line)`` with the file named as the user knows it."""
-        return f"{self.function} ({self.shown_file}:{self.lineno})"
+        """``function (file:line)`` with the file and line as the user knows them."""
+        return f"{self.function} ({self.shown_file}:{self.shown_line})"
 
     @property
     def first_lineno(self) -> int:
-        """Line number of ``source[0]`` in the file."""
-        return self.lineno - self.offset if self.offset is not None else self.lineno
+        """The shown line number of ``source[0]``."""
+        return self.shown_line - self.offset if self.offset is not None else self.shown_line
 
     def release(self) -> None:
         """Forget every value of the program so nothing keeps its arrays alive."""

@@ -256,7 +256,7 @@ class Session(CommandLog):
         if not self.frames:
             return "> <no frames>"
         frame = self.frame
-        lines = [f"> {frame.shown_file}({frame.lineno})"]
+        lines = [f"> {frame.shown_file}({frame.shown_line})"]
         if frame.offset is None:
             lines.append("    <no source>")
             return "\n".join(lines)
@@ -269,7 +269,7 @@ class Session(CommandLog):
         """The CLI's ``where``: outermost frame first, the breakpoint's frame last."""
         lines = ["Traceback:"]
         for frame in reversed(self.frames):
-            lines.append(f'  File "{frame.shown_file}", line {frame.lineno}')
+            lines.append(f'  File "{frame.shown_file}", line {frame.shown_line}')
             code = frame.source[frame.offset].strip() if frame.offset is not None else "<no source>"
             lines.append(f"    {code}")
         return "\n".join(lines)

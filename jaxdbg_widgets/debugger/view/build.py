@@ -106,7 +106,7 @@ class ViewBuilder:
         )
         return {
             "file": truncate(frame.shown_file, SOURCE_LINE_LIMIT) if frame else "",
-            "line": frame.lineno if frame else 0,
+            "line": frame.shown_line if frame else 0,
             "function": truncate(frame.function, SOURCE_LINE_LIMIT) if frame else "",
             "thread": session.thread_label,
             "batch": batch,
@@ -263,14 +263,14 @@ def _frame_row(frame: FrameView) -> FrameRow:
     return {
         "function": truncate(frame.function, SOURCE_LINE_LIMIT),
         "file": truncate(frame.shown_file, SOURCE_LINE_LIMIT),
-        "line": frame.lineno,
+        "line": frame.shown_line,
         "internal": frame.internal,
     }
 
 
 def _source_window(frame: FrameView) -> Source:
     if frame.offset is None:
-        return {"first": frame.lineno, "current": None, "lines": []}
+        return {"first": frame.shown_line, "current": None, "lines": []}
     start = max(0, frame.offset - SOURCE_RADIUS)
     stop = min(len(frame.source), frame.offset + SOURCE_RADIUS + 1)
     lines = [truncate(line, SOURCE_LINE_LIMIT) for line in frame.source[start:stop]]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
+from jaxdbg_widgets._kernel import cell_files
 from jaxdbg_widgets.multiprocess import collector
 
 
@@ -58,3 +59,45 @@ def test_engines_launched_elsewhere_are_never_taken_for_stopped():
     assert not collector._stop_check(SimpleNamespace(cluster=None))()
     assert not collector._stop_check(SimpleNamespace(cluster=object()))()
     assert not collector._stop_check(SimpleNamespace(cluster=FakeCluster(None, {})))()
+
+
+class RecordingView:
+    """A view that keeps what each ``apply_async`` asked, and sends nothing."""
+
+    def __init__(self) -> None:
+        self.client = SimpleNamespace(ids=[0, 1])
+        self.asked: list[tuple] = []
+
+    def apply_async(self, f, *args):
+        self.asked.append((f, *args))
+
+
+class Events:
+    def __init__(self) -> None:
+        self.hooks: dict[str, list] = {}
+
+    def register(self, name, hook):
+        self.hooks.setdefault(name, []).append(hook)
+
+    def unregister(self, name, hook):
+        self.hooks[name].remove(hook)
+
+
+def test_the_engines_learn_each_px_cells_number_before_its_code(monkeypatch):
+    numbers = iter([7, 8, None])  # the running cell's number; None: a cell run without history
+    monkeypatch.setattr(cell_files, "_engine_files", {})
+    monkeypatch.setattr(collector.cells, "current_cell", lambda: next(numbers))
+    ip, view = SimpleNamespace(events=Events(), execution_count=9), RecordingView()
+    detach = collector.attach(ip, view)
+    try:
+        (before,) = ip.events.hooks["pre_run_cell"]
+        before(SimpleNamespace(raw_cell="%%px\ny = step(x)\n"))
+        before(SimpleNamespace(raw_cell="y = 1\n"))  # a notebook-only cell: nothing to tell
+        before(SimpleNamespace(raw_cell="%%px\nz = 2\n"))  # named after the count, as IPython
+    finally:
+        detach()
+    assert view.asked == [
+        (cell_files.name_notebook_cell, "%%px\ny = step(x)\n", 7),
+        (cell_files.name_notebook_cell, "%%px\nz = 2\n", 9),
+    ]
+    assert ip.events.hooks == {"pre_run_cell": [], "post_run_cell": []}
