@@ -24,8 +24,10 @@ class SourceLine:
     def describe(self) -> str:
         """``file.py:12 in loss: return jnp.sum(...)``, or ``In[3]:12 ...`` for a cell's code."""
         where = cell_files.cell_name(self.filename) or self.filename
-        lineno = cell_files.cell_line(self.filename, self.lineno)
-        return f"{where}:{lineno} in {self.function}: {self.text.strip()}"
+        return (
+            f"{where}:{cell_files.cell_line(self.filename, self.lineno)} in {self.function}: "
+            f"{self.text.strip()}"
+        )
 
 
 @dataclass(frozen=True)
