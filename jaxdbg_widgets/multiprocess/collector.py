@@ -53,7 +53,10 @@ def attach(ip: Any, view: Any) -> Callable[[], None]:
 def name_cell_on_engines(view: Any, raw_cell: str, number: int | None) -> None:
     """Tell every engine of ``view`` which notebook cell the ``%%px`` cell about to run is, so
     what the engines draw names ``In[number]`` and its lines; sent before the magic sends the
-    code, the engines learn it first. A request that cannot be sent is one line on stderr."""
+    code, the engines learn it first. With no engine left nothing is sent; a request that
+    cannot be sent is one line on stderr."""
+    if not view.client.ids:
+        return
     try:
         view.apply_async(cell_files.name_notebook_cell, raw_cell, number)
     except Exception as err:

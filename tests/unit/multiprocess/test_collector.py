@@ -16,7 +16,7 @@ class FakeView:
         self.error = error
         self.sent = 0
 
-    def apply_async(self, f):
+    def apply_async(self, f, *args):
         self.sent += 1
         raise self.error
 
@@ -101,3 +101,14 @@ def test_the_engines_learn_each_px_cells_number_before_its_code(monkeypatch):
         (cell_files.name_notebook_cell, "%%px\nz = 2\n", 9),
     ]
     assert ip.events.hooks == {"pre_run_cell": [], "post_run_cell": []}
+
+
+def test_a_px_cell_with_no_engine_left_tells_none_and_one_that_fails_says_so(capsys):
+    gone = FakeView([], RuntimeError("NoEnginesRegistered"))
+    collector.name_cell_on_engines(gone, "%%px\nz = 2\n", 4)
+    assert gone.sent == 0 and capsys.readouterr().err == ""
+    failing = FakeView([0, 1], IndexError("No such engine: 1"))
+    collector.name_cell_on_engines(failing, "%%px\nz = 2\n", 4)
+    assert capsys.readouterr().err == (
+        "jaxdbg: could not name the cell on the engines: IndexError: No such engine: 1\n"
+    )
