@@ -108,6 +108,8 @@ def _px_cell(filename: str) -> tuple[int, int] | None:
     as the notebook told this engine, or, in the notebook, for another process's file."""
     if filename in _notebook_cells:
         return _notebook_cells[filename]
+    if not _engine_files:  # no %%px cell ran here: nothing to look up (most kernels)
+        return None
     engine = _KERNEL_FILE.search(filename)
     if engine is None or os.path.dirname(filename) == _tmp_directory():
         return None

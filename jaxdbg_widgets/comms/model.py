@@ -44,12 +44,16 @@ class SourceLine:
     callers: tuple[tuple[str, int, str], ...] = ()
 
     @property
+    def shown_line(self) -> int | None:
+        """The line as the user counts it (see :func:`cell_files.cell_line`)."""
+        return None if self.line is None else cell_files.cell_line(self.file, self.line)
+
+    @property
     def label(self) -> str:
         """``line 41 of model.py``, or the op name when no line is known."""
         if self.line is None:
             return f"op {self.function}" if self.function else "an unknown line"
-        line = cell_files.cell_line(self.file, self.line)
-        return f"line {line} of {cell_files.short_name(self.file) or '?'}"
+        return f"line {self.shown_line} of {cell_files.short_name(self.file) or '?'}"
 
 
 @dataclass(frozen=True)

@@ -104,7 +104,7 @@ def _line(comms: CommunicationModel, group: Any) -> dict[str, Any]:
     loops = sorted({c.executions or 0 for c in comms.on_line(group) if c.in_loop})
     return {
         "file": source.file,
-        "line": None if source.line is None else cell_files.cell_line(source.file, source.line),
+        "line": source.shown_line,
         "function": source.function,
         "origin": source.origin,
         "label": source.label,

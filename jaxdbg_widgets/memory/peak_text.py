@@ -68,7 +68,7 @@ def where(source: SourceLine) -> str:
         return source.function or "unknown line"
     function = f" ({source.function})" if source.function else ""
     name = cell_files.cell_name(source.file) or os.path.basename(source.file)
-    return f"{name}:{cell_files.cell_line(source.file, source.line)}{function}"
+    return f"{name}:{source.shown_line}{function}"
 
 
 def sparkline(timeline: tuple[int, ...], peak_step: int, width: int = 60) -> str:

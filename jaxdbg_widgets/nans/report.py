@@ -21,13 +21,15 @@ class SourceLine:
     function: str
     text: str
 
+    @property
+    def shown_lineno(self) -> int:
+        """The line as the user counts it (see :func:`cell_files.cell_line`)."""
+        return cell_files.cell_line(self.filename, self.lineno)
+
     def describe(self) -> str:
         """``file.py:12 in loss: return jnp.sum(...)``, or ``In[3]:12 ...`` for a cell's code."""
         where = cell_files.cell_name(self.filename) or self.filename
-        return (
-            f"{where}:{cell_files.cell_line(self.filename, self.lineno)} in {self.function}: "
-            f"{self.text.strip()}"
-        )
+        return f"{where}:{self.shown_lineno} in {self.function}: {self.text.strip()}"
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from jaxdbg_widgets._kernel import cell_files
 from jaxdbg_widgets.nans.report import NonfiniteReport, Origin
 
 SHARDS_LISTED = 16
@@ -16,10 +15,7 @@ def origin_lines(origin: Origin, heading: str) -> list[str]:
     lines.append(f"  line: {source.describe()}" if source else "  line: (no user frame)")
     direction = origin.direction
     if origin.forward_line is not None:
-        forward = origin.forward_line
-        direction += (
-            f" (differentiates line {cell_files.cell_line(forward.filename, forward.lineno)})"
-        )
+        direction += f" (differentiates line {origin.forward_line.shown_lineno})"
     lines.append(f"  pass: {direction}")
     if origin.rule:
         lines.append(f"  rule: {origin.rule}")

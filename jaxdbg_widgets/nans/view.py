@@ -46,9 +46,7 @@ def report_view(report: NonfiniteReport) -> NonfiniteView:
     else:
         where = report.origin.source
         headline = f"{report.heading} from {report.origin.primitive}" + (
-            f" at line {cell_files.cell_line(where.filename, where.lineno)} in {where.function}"
-            if where
-            else ""
+            f" at line {where.shown_lineno} in {where.function}" if where else ""
         )
     origins: list[OriginView] = []
     if report.origin is not None:
