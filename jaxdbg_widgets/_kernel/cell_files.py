@@ -21,6 +21,7 @@ _PX_MAGIC = re.compile(r"^%%px\b")
 _engine_files: dict[str, tuple[int, int]] = {}
 # On an engine: its own file of a ``%%px`` cell's code -> the same, as the notebook said
 _notebook_cells: dict[str, tuple[int, int]] = {}
+_changes = 0
 PROCESS_PART = r"^.*[/\\](?=ipykernel_\d+[/\\]\d+\.py$)|(?<=[/\\]ipykernel_)\d+(?=[/\\]\d+\.py$)"
 """What of a cell file's name differs between processes (its folder and the process id in
 it): removed, every process writes ``ipykernel_/1140406091.py`` for the code of one cell."""
@@ -28,31 +29,35 @@ _SHARED_FILE = re.compile(r"^ipykernel_[/\\](\d+\.py)$")
 
 
 def probe(shell: Any) -> None:
-    """Raise unless the shell's compiler names cell files one of the two known ways."""
-    compiler = shell.compile
-    if not callable(getattr(compiler, "format_code_name", None)):
-        _capabilities.require_parameters(compiler.get_code_name, ("raw_code", "number"))
+    """Raise unless the shell's compiler can say beforehand which file it compiles a cell to."""
+    _capabilities.require_parameters(shell.compile.get_code_name, ("raw_code", "number"))
 
 
 def remember_cell_file(shell: Any, raw_cell: str, number: int) -> None:
-    """Note which file IPython compiles cell ``number`` to, where it cannot tell us later.
+    """Note which file IPython compiles cell ``number`` to, before the cell runs, where the
+    file's name does not say.
 
-    IPython >= 8 answers :func:`cell_name` itself; IPython 7 under ipykernel names a cell's
-    file after a hash of its source, so it is computed here, before the cell runs.
+    ipykernel names a cell's file after a hash of its source, so the same code run again is
+    the same file under a new number: IPython 7 cannot tell which, and IPython >= 8 tells only
+    once it has compiled the cell. A file named after its cell's number is left to its name.
     """
     compiler = getattr(shell, "compile", None)
-    if compiler is None or callable(getattr(compiler, "format_code_name", None)):
+    if compiler is None or not _capabilities.has("ipython", "cell-names"):
         return
-    if _capabilities.has("ipython", "cell-names"):
-        _cell_files[compiler.get_code_name(raw_cell, raw_cell, number)] = number
+    code_name = compiler.get_code_name
+    if code_name("", "", 1) == code_name("", "", 2):  # the name does not carry the number
+        _write(_cell_files, {code_name(raw_cell, raw_cell, number): number})
 
 
 def remember_cell_history(shell: Any) -> None:
-    """Note the files of the cells run so far (the running one included), as above.
+    """Note the files of the cells run so far (the running one included), as above, where
+    IPython cannot name them itself (IPython 7).
 
     History keeps each cell without its trailing newlines, so both spellings are noted; the
     running cell's exact source is the code of the kernel's current request.
     """
+    if callable(getattr(getattr(shell, "compile", None), "format_code_name", None)):
+        return
     history = getattr(getattr(shell, "history_manager", None), "input_hist_raw", [])
     for number, raw_cell in enumerate(history):
         if number:
@@ -71,7 +76,7 @@ def remember_engine_cell(raw_cell: str, number: int | None) -> bool:
     if number is None or (found := _px_files(raw_cell)) is None:
         return False
     names, above = found
-    _engine_files.update(dict.fromkeys(names, (number, above)))
+    _write(_engine_files, dict.fromkeys(names, (number, above)))
     return True
 
 
@@ -83,7 +88,20 @@ def name_notebook_cell(raw_cell: str, number: int | None) -> None:
     if number is None or folder is None or (found := _px_files(raw_cell)) is None:
         return
     names, above = found
-    _notebook_cells.update({os.path.join(folder, name): (number, above) for name in names})
+    _write(_notebook_cells, {os.path.join(folder, name): (number, above) for name in names})
+
+
+def _write(table: dict[str, Any], entries: dict[str, Any]) -> None:
+    """Add ``entries`` to one of this module's tables of cell files, counting the change."""
+    global _changes
+    table.update(entries)
+    _changes += 1
+
+
+def changes() -> int:
+    """How many times a table of cell files here was written: a name read from these tables
+    (see :func:`known_cell_name`) may differ after; one only IPython knows is not counted."""
+    return _changes
 
 
 def _px_files(raw_cell: str) -> tuple[set[str], int] | None:
@@ -153,18 +171,25 @@ def _tmp_directory() -> str | None:
 def cell_name(filename: str) -> str | None:
     """``In[3]`` for code IPython compiled from cell 3 (here, or on an engine from the notebook's
     ``%%px`` cell 3, which an engine's own count would name otherwise), else ``None``."""
-    old_style = _OLD_CELL_FILE.match(filename)
-    if old_style is not None:
-        return f"In[{old_style.group(1)}]"
-    if filename in _cell_files:
-        return f"In[{_cell_files[filename]}]"
-    if filename in _notebook_cells:
-        return f"In[{_notebook_cells[filename][0]}]"
+    known = known_cell_name(filename)
+    if known is not None:
+        return known
     compiler = getattr(running_shell(), "compile", None)
     format_code_name = getattr(compiler, "format_code_name", None)
     named = format_code_name(filename) if format_code_name is not None else None
-    if named is not None:
-        return named[1]
+    return named[1] if named is not None else None
+
+
+def known_cell_name(filename: str) -> str | None:
+    """:func:`cell_name` as the file's own name or this module's tables say it, without asking
+    IPython: an answer that changes only when :func:`changes` does."""
+    old_style = _OLD_CELL_FILE.match(filename)
+    if old_style is not None:
+        return f"In[{old_style.group(1)}]"
+    if filename in _notebook_cells:  # on an engine, the notebook's number over its own count
+        return f"In[{_notebook_cells[filename][0]}]"
+    if filename in _cell_files:
+        return f"In[{_cell_files[filename]}]"
     known = _px_cell(filename)
     return f"In[{known[0]}]" if known is not None else None
 

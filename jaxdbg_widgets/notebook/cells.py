@@ -7,7 +7,8 @@ stays ``None`` and file names are shown as their base names.
 
 from __future__ import annotations
 
-import functools
+import os
+import sys
 
 from jaxdbg_widgets._kernel import cell_files
 
@@ -25,10 +26,26 @@ def set_current_cell(count: int | None) -> None:
     _current = count
 
 
-@functools.lru_cache(maxsize=4096)
-def describe_file(filename: str) -> str:
-    """``In[3]`` for a file IPython compiled from cell 3, else the file's base name.
+class FileNames:
+    """Names a print's file as every view does (``In[3]``, else its base name), as named now.
 
-    Cached: IPython names a cell's file when it compiles the cell, before any print from it.
+    A cell run again gives its file a new number. The names this package keeps, and base
+    names, change only with :func:`cell_files.changes`, so they are kept until it moves; a
+    name only IPython knows (a cell run before the extension was loaded) is asked each time.
+    Names are interned, so a log's many prints from one file hold one string.
     """
-    return cell_files.short_name(filename)
+
+    def __init__(self) -> None:
+        self._kept: dict[str, tuple[int, str]] = {}
+
+    def __call__(self, filename: str) -> str:
+        changes = cell_files.changes()
+        kept = self._kept.get(filename)
+        if kept is not None and kept[0] == changes:
+            return kept[1]
+        known = cell_files.known_cell_name(filename)
+        if known is None and (asked := cell_files.cell_name(filename)) is not None:
+            return sys.intern(asked)
+        name = sys.intern(known or os.path.basename(filename) or filename)
+        self._kept[filename] = (changes, name)
+        return name

@@ -34,6 +34,7 @@ class LogEntry:
     cell: int | None
     text: str
     filename: str
+    place: str  # the file as named when it printed (``In[3]``, ``model.py``; ``?`` if unknown)
     lineno: int | None
     function: str | None
     timestamp: float
@@ -45,9 +46,7 @@ class LogEntry:
     @property
     def site(self) -> str:
         """``In[3]:7 in f``: the file (or cell), line and function of the print call."""
-        where = cells.describe_file(self.filename) if self.filename else "?"
-        if self.lineno is not None:
-            where = f"{where}:{self.lineno}"
+        where = self.place if self.lineno is None else f"{self.place}:{self.lineno}"
         return f"{where} in {self.function}" if self.function else where
 
     @property
@@ -85,7 +84,7 @@ def _cut(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def _entry(index: int, cell: int | None, fields: tuple[Any, ...]) -> LogEntry:
+def _entry(index: int, cell: int | None, place: str, fields: tuple[Any, ...]) -> LogEntry:
     """The ``LogEntry`` for a kept print (a ``PrintRecord``'s fields), cut to the log's limits."""
     record = PrintRecord(*fields)
     return LogEntry(
@@ -93,6 +92,7 @@ def _entry(index: int, cell: int | None, fields: tuple[Any, ...]) -> LogEntry:
         cell=cell,
         text=_cut(record.text, MAX_TEXT),
         filename=record.filename or "",
+        place=place,
         lineno=record.lineno,
         function=record.function,
         timestamp=record.timestamp,
@@ -116,6 +116,7 @@ def _arrays(record: PrintRecord) -> list[tuple[str, Any]]:
 
 
 _Buffer = TypeVar("_Buffer", bound="PrintBuffer")
+_Kept = tuple[int, int | None, str, Any]  # index, cell, place, a PrintRecord's fields
 
 
 @dataclass(frozen=True)
@@ -140,6 +141,8 @@ class PrintBuffer:
         capacity = _checked_capacity(capacity)
         self._records: collections.deque[Any] = collections.deque(maxlen=capacity)
         self._cells: collections.deque[int | None] = collections.deque(maxlen=capacity)
+        self._places: collections.deque[str] = collections.deque(maxlen=capacity)
+        self._file_name = cells.FileNames()
         self._lock = threading.Lock()
         self._cache: dict[int, LogEntry] = {}
         self._cache_lock = threading.Lock()
@@ -171,6 +174,7 @@ class PrintBuffer:
         with self._lock:
             self._records = collections.deque(self._records, maxlen=capacity)
             self._cells = collections.deque(self._cells, maxlen=capacity)
+            self._places = collections.deque(self._places, maxlen=capacity)
         for listener in tuple(self._listeners):
             listener()
 
@@ -192,10 +196,15 @@ class PrintBuffer:
         self.add_from(record, cells.current_cell())
 
     def add_from(self, record: Any, cell: int | None) -> None:
-        """Keep one ``PrintRecord`` made elsewhere (another process) for notebook cell ``cell``."""
+        """Keep one ``PrintRecord`` made elsewhere (another process) for notebook cell ``cell``.
+
+        Its file is named now: a cell run again later gives the same file a new number.
+        """
+        place = self._file_name(record.filename) if record.filename else "?"
         with self._lock:
             self._records.append(tuple(record))
             self._cells.append(cell)
+            self._places.append(place)
             self._seen += 1
         for listener in tuple(self._listeners):
             listener()
@@ -215,6 +224,7 @@ class PrintBuffer:
         with self._lock, self._cache_lock:
             self._records.clear()
             self._cells.clear()
+            self._places.clear()
             self._cache.clear()
             self._seen = 0
         for listener in tuple(self._listeners):
@@ -240,26 +250,29 @@ class PrintBuffer:
         """The kept entries, oldest first, copied so printing threads may go on."""
         return self._built(self._kept())
 
-    def _kept(self) -> list[tuple[int, int | None, Any]]:
-        """``(index, cell, record)`` of each kept print, oldest first; indices are consecutive."""
+    def _kept(self) -> list[_Kept]:
+        """``(index, cell, place, record)`` of each kept print, oldest first; indices are
+        consecutive."""
         return self._kept_and_seen()[0]
 
-    def _kept_and_seen(self) -> tuple[list[tuple[int, int | None, Any]], int]:
+    def _kept_and_seen(self) -> tuple[list[_Kept], int]:
         """The kept prints and the count seen, read together while no print is added."""
         with self._lock:
             first = self._seen - len(self._records) + 1
-            kept = list(zip(itertools.count(first), self._cells, self._records, strict=False))
+            kept = list(
+                zip(itertools.count(first), self._cells, self._places, self._records, strict=False)
+            )
             return kept, self._seen
 
-    def _built(self, kept: list[tuple[int, int | None, Any]]) -> list[LogEntry]:
+    def _built(self, kept: list[_Kept]) -> list[LogEntry]:
         """Entries for kept prints, each built once (on first read) and cached while kept."""
         with self._cache_lock:
             built = self._cache
             entries = []
-            for index, cell, record in kept:
+            for index, cell, place, record in kept:
                 entry = built.get(index)
                 if entry is None:
-                    entry = built[index] = _entry(index, cell, record)
+                    entry = built[index] = _entry(index, cell, place, record)
                 entries.append(entry)
             if len(built) > 2 * self.capacity:
                 oldest = kept[0][0] if kept else 0
@@ -270,7 +283,7 @@ class PrintBuffer:
     def printed_arrays(self, index: int) -> list[tuple[str, Any]]:
         """The arrays print ``index`` carried, as it carried them (no new device transfer);
         empty once the print was dropped from the log."""
-        for kept, _cell, record in self._kept():
+        for kept, _cell, _place, record in self._kept():
             if kept == index:
                 return _arrays(PrintRecord(*record))
         return []

@@ -123,6 +123,17 @@ def test_tab_completion_offers_nans_and_log_choices(loaded):
     assert not log_choices & {"show", "clear"}
 
 
+RERUN = 'jax.debug.print("once {i}", i=1)'
+
+
+def test_a_cell_run_again_names_its_prints_after_each_run(loaded):
+    loaded.execute("%jaxdbg log clear")
+    numbers = [loaded.execute(RERUN).reply["content"]["execution_count"] for _ in range(3)]
+    _, text = _open_log(loaded)
+    rows = [line.split() for line in text.splitlines() if "once" in line]
+    assert [(row[1], row[3]) for row in rows] == [(f"[{n}]", f"In[{n}]:1") for n in numbers], text
+
+
 def test_unload_restores_the_nan_flags(loaded):
     loaded.execute("%jaxdbg nans on")
     loaded.execute("%unload_ext jaxdbg")

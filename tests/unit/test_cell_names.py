@@ -12,9 +12,10 @@ import pytest
 
 from jaxdbg_widgets._kernel import cell_files
 from jaxdbg_widgets.comms.api import communication_map_from_text
+from jaxdbg_widgets.core.sinks import PrintRecord
 from jaxdbg_widgets.nans.report import Origin, SourceLine
 from jaxdbg_widgets.nans.view import _source
-from jaxdbg_widgets.notebook.printlog import LogEntry
+from jaxdbg_widgets.notebook.printlog import PrintBuffer
 from tests.unit.comms.test_hlo import MODULE
 
 CELL_FILE = "/tmp/ipykernel_4242/1187764415.py"
@@ -40,9 +41,24 @@ def test_the_communication_map_names_the_cell(cell_5):
     assert "1187764415" not in comms.to_text() and "1187764415" not in comms.to_html()
 
 
+def _logged_site(log: PrintBuffer, filename: str) -> str:
+    log.add(PrintRecord("x=1", filename, 3, "f", 0.0, (), None))
+    return log.snapshot()[-1].site
+
+
 def test_the_print_log_names_the_cell(cell_5):
-    entry = LogEntry(1, 5, "x=1", CELL_FILE, 3, "f", 0.0, (), None)
-    assert entry.site == "In[5]:3 in f"
+    assert _logged_site(PrintBuffer(attach=False), CELL_FILE) == "In[5]:3 in f"
+
+
+def test_a_cell_run_again_names_its_prints_after_the_run_that_made_them(monkeypatch):
+    names = {CELL_FILE: ("Cell", "In[5]")}
+    shell = SimpleNamespace(compile=SimpleNamespace(format_code_name=names.get))
+    monkeypatch.setattr(cell_files, "running_shell", lambda: shell)
+    log = PrintBuffer(attach=False)
+    first = _logged_site(log, CELL_FILE)
+    names[CELL_FILE] = ("Cell", "In[7]")  # the same code run again: one file, a new number
+    assert (first, _logged_site(log, CELL_FILE)) == ("In[5]:3 in f", "In[7]:3 in f")
+    assert [entry.site for entry in log.snapshot()] == ["In[5]:3 in f", "In[7]:3 in f"]
 
 
 def test_the_nan_report_source_header_names_the_cell(cell_5):
@@ -69,6 +85,23 @@ def test_code_a_px_cell_sent_to_the_engines_is_named_after_that_cell(monkeypatch
     assert cell_files.cell_name(other) is None
 
 
+def test_a_px_cell_run_again_names_the_engines_prints_after_each_run(monkeypatch):
+    from ipykernel.compiler import get_tmp_hash_seed, murmur2_x86
+
+    monkeypatch.setattr(cell_files, "_engine_files", {})
+    code = "jdw.print('y={}', y)"
+    engine_file = f"/tmp/ipykernel_5151/{murmur2_x86(code, get_tmp_hash_seed())}.py"
+    log = PrintBuffer(attach=False)
+    before = _logged_site(log, engine_file)  # a file no table names yet keeps its base name
+    sites = []
+    for number in (12, 14):
+        cell_files.remember_engine_cell("%%px\n" + code, number)
+        sites.append(_logged_site(log, engine_file))
+    assert before == os.path.basename(engine_file) + ":3 in f"
+    assert sites == ["In[12]:3 in f", "In[14]:3 in f"]
+    assert [entry.site for entry in log.snapshot()] == [before, *sites]
+
+
 PX_BODY = "import jax.numpy as jnp\n\ndef loss(x):\n    y = jnp.log(x)\n    return y.sum()\n"
 """A ``%%px`` cell's code: line 4 of the engine's file is line 5 of the notebook cell."""
 
@@ -87,6 +120,7 @@ def engine_file_of_cell_12(monkeypatch, tmp_path):
     engine_names = {str(path): ("Cell", "In[2]")}
     shell = SimpleNamespace(compile=SimpleNamespace(format_code_name=engine_names.get))
     monkeypatch.setattr(cell_files, "running_shell", lambda: shell)
+    monkeypatch.setattr(cell_files, "_cell_files", {str(path): 2})  # as its own hook noted it
     monkeypatch.setattr(ipykernel.compiler, "get_tmp_directory", lambda: str(folder))
     monkeypatch.setattr(cell_files, "_notebook_cells", {})
     cell_files.name_notebook_cell("\n%%px\n" + PX_BODY, 12)

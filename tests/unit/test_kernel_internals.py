@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+from functools import partial
 from types import SimpleNamespace
 from typing import Any
 
@@ -45,6 +46,33 @@ def test_hashed_cell_files_are_remembered_before_the_cell_runs(monkeypatch):
     _capabilities.check("ipython", "cell-names", "names", lambda: cell_files.probe(shell))
     cell_files.remember_cell_file(shell, "x = 1\n", 7)
     assert cell_files.cell_name(f"/tmp/{hash('x = 1' + chr(10))}.py") == "In[7]"
+
+
+def test_ipython8_cells_named_by_their_code_are_remembered_before_they_run(monkeypatch):
+    """ipykernel names a cell's file after its code: the same code run again is one file with a
+    new number, which IPython >= 8 tells only after compiling it; numbered names are left."""
+    by_code = SimpleNamespace(
+        get_code_name=lambda raw_code, code, number: f"/tmp/{hash(raw_code)}.py",
+        format_code_name=lambda name: None,
+    )
+    numbered = SimpleNamespace(
+        get_code_name=lambda raw_code, code, number: f"<ipython-input-{number}-{hash(code)}>",
+        format_code_name=lambda name: None,
+    )
+    monkeypatch.setattr(_capabilities, "_table", dict(_capabilities._table))
+    monkeypatch.setattr(cell_files, "_cell_files", {})
+    for compiler in (by_code, numbered):
+        shell = SimpleNamespace(compile=compiler)
+        probe = partial(cell_files.probe, shell)
+        _capabilities.check("ipython", "cell-names", "names", probe)
+        before = cell_files.changes()
+        cell_files.remember_cell_file(shell, "x = 2\n", 8)
+        cell_files.remember_cell_file(shell, "x = 2\n", 9)
+        assert cell_files.changes() - before == (2 if compiler is by_code else 0)
+    assert cell_files._cell_files == {f"/tmp/{hash('x = 2' + chr(10))}.py": 9}
+    history = SimpleNamespace(input_hist_raw=["", "y = 3"])
+    cell_files.remember_cell_history(SimpleNamespace(compile=by_code, history_manager=history))
+    assert len(cell_files._cell_files) == 1  # IPython >= 8 names the cells it ran itself
 
 
 def test_a_changed_showtraceback_signature_prints_the_line_instead(capsys, monkeypatch):

@@ -92,10 +92,10 @@ def test_a_page_pairs_its_rows_with_counts_from_the_same_moment(log, monkeypatch
         log.add(record(f"i={i}"))
     build = printlog._entry
 
-    def build_while_another_print_arrives(index, cell, fields):
+    def build_while_another_print_arrives(*kept):
         monkeypatch.setattr(printlog, "_entry", build)
         log.add(record("late"))
-        return build(index, cell, fields)
+        return build(*kept)
 
     monkeypatch.setattr(printlog, "_entry", build_while_another_print_arrives)
     page = log.page("", limit=5)
