@@ -171,9 +171,11 @@ def _tmp_directory() -> str | None:
 def cell_name(filename: str) -> str | None:
     """``In[3]`` for code IPython compiled from cell 3 (here, or on an engine from the notebook's
     ``%%px`` cell 3, which an engine's own count would name otherwise), else ``None``."""
-    known = known_cell_name(filename)
-    if known is not None:
-        return known
+    return known_cell_name(filename) or ipython_cell_name(filename)
+
+
+def ipython_cell_name(filename: str) -> str | None:
+    """``In[3]`` as the running IPython (8 or later) names a file it compiled, else ``None``."""
     compiler = getattr(running_shell(), "compile", None)
     format_code_name = getattr(compiler, "format_code_name", None)
     named = format_code_name(filename) if format_code_name is not None else None

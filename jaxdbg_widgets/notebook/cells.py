@@ -44,7 +44,7 @@ class FileNames:
         if kept is not None and kept[0] == changes:
             return kept[1]
         known = cell_files.known_cell_name(filename)
-        if known is None and (asked := cell_files.cell_name(filename)) is not None:
+        if known is None and (asked := cell_files.ipython_cell_name(filename)) is not None:
             return sys.intern(asked)
         name = sys.intern(known or os.path.basename(filename) or filename)
         self._kept[filename] = (changes, name)
