@@ -179,6 +179,7 @@ def test_after_a_reload_the_ended_widget_holds_the_rest_of_the_cell_and_its_resu
     assert "after the breakpoint" in result.stdout and result.data("text/plain")[-1] == (
         "'main result'"
     ), "the first page still gets the cell's own output"
+    assert result.stderr.endswith("done\n"), "and its last print, to stderr"
 
     count = result.of_type("execute_result")[0]["content"]["execution_count"]
     output = _restored_view(page, dbg.comm_id)["cell_output"]

@@ -3,6 +3,7 @@ that output into its view only when a page got its widgets back while the sessio
 
 from __future__ import annotations
 
+import threading
 import time
 from types import SimpleNamespace
 from typing import Any
@@ -178,3 +179,43 @@ def test_output_while_the_cell_runs_is_redrawn_after_the_delay(kernel, monkeypat
     assert widget.views[-1]["cell_output"]["chunks"] == [{"kind": "stderr", "text": "step 1\n"}]
     kernel.shell.events.trigger("post_run_cell", None)
     assert widget.views[-1]["cell_output"]["result"] is None
+
+
+class SlowWidget(Widget):
+    """A widget whose first redraw stalls, as a timer thread may stall between copying the
+    output and sending it, until a later redraw starts (or ``STALL`` seconds pass)."""
+
+    STALL = 0.3
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.stalled, self.later, self.two_drawn = (threading.Event() for _ in range(3))
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        redraw = name == "view" and "view" in self.__dict__
+        if redraw and not self.stalled.is_set():
+            self.stalled.set()
+            self.later.wait(self.STALL)
+        elif redraw:
+            self.later.set()
+        super().__setattr__(name, value)
+        if redraw and len(self.views) == 2:
+            self.two_drawn.set()
+
+
+def test_a_redraw_copied_before_the_cells_last_output_never_lands_after_the_final_one(
+    kernel, monkeypatch
+):
+    monkeypatch.setattr(ended, "PUSH_DELAY", 0.0)
+    widget = SlowWidget()
+    assert ended.follow_cell(widget)
+    kernel.emit("stream", {"name": "stdout", "text": "after the breakpoint\n"})
+    assert widget.stalled.wait(5), "the timer's redraw has copied the output"
+    monkeypatch.setattr(ended, "PUSH_DELAY", 3600.0)  # the next timer waits for the final one
+    kernel.emit("stream", {"name": "stderr", "text": "done\n"})
+    kernel.shell.events.trigger("post_run_cell", None)
+    assert widget.two_drawn.wait(5)
+    assert widget.views[-1]["cell_output"]["chunks"] == [
+        {"kind": "stdout", "text": "after the breakpoint\n"},
+        {"kind": "stderr", "text": "done\n"},
+    ]

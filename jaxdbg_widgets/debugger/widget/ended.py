@@ -94,14 +94,17 @@ def follow_cell(widget: Any, request: str | None = None) -> bool:
 
 class _Redraw:
     """Sends the copied output to the widget at most every :data:`PUSH_DELAY` seconds, and once
-    more when the cell finishes; nothing after that."""
+    more when the cell finishes; nothing after that. Sends take turns, so a timer's copy taken
+    before the cell's last output never lands after the final one."""
 
     def __init__(self, widget: Any, tail: cell_tail.CellTail) -> None:
         self._widget, self._tail = widget, tail
         self._final = dict(widget.view)
         self._lock = threading.Lock()
+        self._sending = threading.Lock()
         self._timer: threading.Timer | None = None
         self._done = False
+        self._sent_last = False
 
     def soon(self) -> None:
         with self._lock:
@@ -117,19 +120,22 @@ class _Redraw:
             timer, self._timer = self._timer, None
         if timer is not None:
             timer.cancel()
-        self._send()
+        self._send(last=True)
 
     def _push(self) -> None:
         with self._lock:
             self._timer = None
-            if self._done:
-                return
-        self._send()
+        self._send(last=False)
 
-    def _send(self) -> None:
-        try:
-            self._widget.view = {**self._final, "cell_output": self._tail.to_json()}
-        except Exception:
-            _log.warning(
-                "jaxdbg: the ended debugger could not show the cell's output", exc_info=True
-            )
+    def _send(self, last: bool) -> None:
+        """Copy the output into the view, unless the final copy was sent already."""
+        with self._sending:
+            if self._sent_last:
+                return
+            self._sent_last = last
+            try:
+                self._widget.view = {**self._final, "cell_output": self._tail.to_json()}
+            except Exception:
+                _log.warning(
+                    "jaxdbg: the ended debugger could not show the cell's output", exc_info=True
+                )
