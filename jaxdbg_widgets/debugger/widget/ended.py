@@ -104,7 +104,6 @@ class _Redraw:
         self._sending = threading.Lock()
         self._timer: threading.Timer | None = None
         self._done = False
-        self._sent_last = False
 
     def soon(self) -> None:
         with self._lock:
@@ -120,19 +119,18 @@ class _Redraw:
             timer, self._timer = self._timer, None
         if timer is not None:
             timer.cancel()
-        self._send(last=True)
+        self._send(closing=True)
 
     def _push(self) -> None:
         with self._lock:
             self._timer = None
-        self._send(last=False)
+        self._send(closing=False)
 
-    def _send(self, last: bool) -> None:
-        """Copy the output into the view, unless the final copy was sent already."""
+    def _send(self, closing: bool) -> None:
+        """Copy the output into the view; once the cell finished, only the final copy."""
         with self._sending:
-            if self._sent_last:
+            if self._done and not closing:
                 return
-            self._sent_last = last
             try:
                 self._widget.view = {**self._final, "cell_output": self._tail.to_json()}
             except Exception:
